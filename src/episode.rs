@@ -1,0 +1,59 @@
+//! Playing whole games with a linear player, one or many in parallel.
+
+use crate::eval::LinearPlayer;
+use crate::game::{EpisodeLimits, EpisodeResult, Game};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// Plays one game from `rng` until it ends or reaches the move limit.
+pub fn play_episode<G: Game>(
+    game: &G,
+    player: &LinearPlayer,
+    mut rng: ChaCha8Rng,
+    limits: EpisodeLimits,
+) -> EpisodeResult {
+    let mut position = game.start(&mut rng);
+    let mut result = EpisodeResult::default();
+    while limits.max_moves.is_none_or(|m| result.moves < m) {
+        let Some(mv) = player.choose(game, &position) else {
+            break;
+        };
+        let outcome = game.apply(&mut position, mv, &mut rng);
+        result.moves += 1;
+        result.score = game.accumulate(result.score, &outcome);
+        if outcome.game_over {
+            break;
+        }
+    }
+    result
+}
+
+/// Plays games `0..count`, game `i` from `streams(i)`, in parallel on the current rayon pool.
+/// Results come back in game order whatever the thread count; `done` is called as each game
+/// ends (for progress display).
+pub fn play_many<G: Game>(
+    game: &G,
+    player: &LinearPlayer,
+    count: u64,
+    streams: impl Fn(u64) -> ChaCha8Rng + Sync,
+    limits: EpisodeLimits,
+    done: impl Fn(&EpisodeResult) + Sync,
+) -> Vec<EpisodeResult> {
+    (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let r = play_episode(game, player, streams(i), limits);
+            done(&r);
+            r
+        })
+        .collect()
+}
+
+/// Runs `work` on a pool of `threads` threads (0 = one per core).
+pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    Ok(pool.install(work))
+}

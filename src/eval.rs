@@ -1,0 +1,135 @@
+//! The linear evaluator `w · φ` and the move choice built on it, for any game.
+
+use crate::game::{FeatureMask, FeatureValues, Game, MAX_FEATURES, Outcome};
+use crate::weights::WeightFile;
+use anyhow::{Result, bail};
+
+/// A linear player: weights resolved to the game's feature indices, plus how far it looks.
+///
+/// Only the features with a weight are requested from the game, so a six-feature weight set
+/// never pays for the other seven.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearPlayer {
+    terms: [(u8, f64); MAX_FEATURES],
+    len: usize,
+    mask: FeatureMask,
+    /// Also place the next piece when the game shows it, scoring the better second board.
+    pub lookahead: bool,
+}
+
+impl LinearPlayer {
+    /// A player from weights aligned with `names` (the game's feature order); zero weights are
+    /// dropped. Non-finite weights are rejected.
+    pub fn from_vector(names: &[&str], weights: &[f64]) -> Result<LinearPlayer> {
+        debug_assert_eq!(names.len(), weights.len());
+        let mut player = LinearPlayer {
+            terms: [(0, 0.0); MAX_FEATURES],
+            len: 0,
+            mask: 0,
+            lookahead: false,
+        };
+        for (i, (&w, name)) in weights.iter().zip(names).enumerate() {
+            if !w.is_finite() {
+                bail!("weight `{name}` is {w}: weights must be finite numbers");
+            }
+            if w != 0.0 {
+                player.terms[player.len] = (i as u8, w);
+                player.len += 1;
+                player.mask |= 1 << i;
+            }
+        }
+        Ok(player)
+    }
+
+    /// A player for `game` from a weight file, checking the game and every feature name.
+    pub fn from_file<G: Game>(game: &G, file: &WeightFile) -> Result<LinearPlayer> {
+        let names = game.feature_names();
+        file.check_against(game.name(), names)?;
+        let vector: Vec<f64> = names
+            .iter()
+            .map(|n| file.weights.get(*n).copied().unwrap_or(0.0))
+            .collect();
+        Self::from_vector(names, &vector)
+    }
+
+    /// The features this player needs.
+    pub fn mask(&self) -> FeatureMask {
+        self.mask
+    }
+
+    /// `w · φ`, or the move's terminal value when it decides the game.
+    #[inline]
+    pub fn score(&self, outcome: &Outcome, features: &FeatureValues) -> f64 {
+        if let Some(v) = outcome.terminal_value {
+            return v;
+        }
+        let mut s = 0.0;
+        for &(i, w) in &self.terms[..self.len] {
+            s += w * features.0[i as usize];
+        }
+        s
+    }
+
+    /// The best move, the first in enumeration order winning ties; `None` when the game
+    /// offers no move.
+    pub fn choose<G: Game>(&self, game: &G, position: &G::Position) -> Option<G::Move> {
+        let mut best: Option<(G::Move, f64)> = None;
+        game.for_each_move(position, self.mask, &mut |mv, after, outcome, features| {
+            let mut value = self.score(outcome, features);
+            if self.lookahead && outcome.terminal_value.is_none() && game.knows_next(after) {
+                value = self.best_value(game, after);
+            }
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((mv, value));
+            }
+        });
+        best.map(|(mv, _)| mv)
+    }
+
+    /// The best score over the moves of `position`, −∞ when it has none.
+    fn best_value<G: Game>(&self, game: &G, position: &G::Position) -> f64 {
+        let mut best = f64::NEG_INFINITY;
+        game.for_each_move(position, self.mask, &mut |_, _, outcome, features| {
+            best = best.max(self.score(outcome, features));
+        });
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_weights_are_not_computed() {
+        let p = LinearPlayer::from_vector(&["a", "b", "c"], &[1.0, 0.0, -2.0]).unwrap();
+        assert_eq!(p.mask(), 0b101);
+        let mut f = FeatureValues::default();
+        f.0[0] = 3.0;
+        f.0[1] = 100.0;
+        f.0[2] = 1.0;
+        assert_eq!(p.score(&Outcome::default(), &f), 1.0);
+    }
+
+    #[test]
+    fn terminal_value_overrides_weights() {
+        let p = LinearPlayer::from_vector(&["a"], &[1.0]).unwrap();
+        let outcome = Outcome {
+            terminal_value: Some(f64::NEG_INFINITY),
+            ..Outcome::default()
+        };
+        assert_eq!(
+            p.score(&outcome, &FeatureValues::default()),
+            f64::NEG_INFINITY
+        );
+    }
+
+    #[test]
+    fn infinite_weight_is_rejected() {
+        let err = LinearPlayer::from_vector(&["a"], &[f64::INFINITY]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "weight `a` is inf: weights must be finite numbers"
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! The one interface every game implements.
+//!
+//! The evaluator, fitness evaluation, the optimisers and the CLI are written against this trait
+//! and never name a game, so adding a game means adding a module that implements it.
+
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+
+/// Most features any game may define. Feature values live in a fixed array so that scoring a
+/// placement never allocates.
+pub const MAX_FEATURES: usize = 32;
+
+/// A set of feature indices as a bit mask: games compute only the features a weight set uses.
+pub type FeatureMask = u32;
+
+/// Feature values of one resulting state, indexed by the game's feature order. Only the entries
+/// whose bit is set in the requested [`FeatureMask`] are meaningful.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeatureValues(pub [f64; MAX_FEATURES]);
+
+impl Default for FeatureValues {
+    fn default() -> Self {
+        FeatureValues([0.0; MAX_FEATURES])
+    }
+}
+
+/// What one move did immediately, apart from the features of the board it leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// Lines (Tetris) or puyos/panels (other games) removed by the move.
+    pub cleared: u32,
+    /// Game-specific points earned by the move (lines for research Tetris, score elsewhere).
+    pub points: f64,
+    /// Chain length fired by the move, for games with chains.
+    pub chains: u32,
+    /// The move ended the game (topped out, filled the board, ...).
+    pub game_over: bool,
+    /// Set when the move decides the game (a top-out, a win, a loss): the player scores the
+    /// move with this value instead of `w · φ`, since no weighting should trade against it.
+    pub terminal_value: Option<f64>,
+}
+
+/// Limits on one episode, so that strong players on roomy boards still finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EpisodeLimits {
+    /// Stop after this many moves (pieces); `None` plays until the game ends.
+    pub max_moves: Option<u64>,
+}
+
+/// What one episode measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EpisodeResult {
+    /// The fitness measure the game reports for this episode (mean lines for research Tetris).
+    pub score: f64,
+    /// Moves (pieces) played: throughput is counted in these.
+    pub moves: u64,
+}
+
+/// A game: rules, placements and named features.
+///
+/// A game value carries its own configuration (board size, ruleset); positions are plain data
+/// so that many episodes can run in parallel over one shared game.
+pub trait Game: Send + Sync {
+    /// Everything the player may look at: the board, the piece to place and any preview.
+    type Position: Clone + Send + Sync;
+    /// One placement of the current piece.
+    type Move: Copy + Send + Sync + fmt::Debug;
+
+    /// The registered name of the game (`tetris`, `puyo`, ...), written into weight files.
+    fn name(&self) -> &'static str;
+
+    /// A short description of the ruleset and size, written into weight files and reports.
+    fn rules(&self) -> String;
+
+    /// The game's feature names; their order is internal and never leaks into files.
+    fn feature_names(&self) -> &'static [&'static str];
+
+    /// The first position of an episode, drawing any initial pieces from `rng`.
+    fn start(&self, rng: &mut ChaCha8Rng) -> Self::Position;
+
+    /// Calls `visit` once for every placement of the position's current piece that the rules
+    /// offer, in a fixed enumeration order, with the position after it (its current piece
+    /// becomes the next known piece, if any), the move's outcome and the requested features.
+    /// Placements the rules exclude (top-outs by default) are not visited.
+    fn for_each_move(
+        &self,
+        position: &Self::Position,
+        mask: FeatureMask,
+        visit: &mut impl FnMut(Self::Move, &Self::Position, &Outcome, &FeatureValues),
+    );
+
+    /// Whether the position after a move knows its current piece, so a player may look one
+    /// ply further.
+    fn knows_next(&self, position: &Self::Position) -> bool;
+
+    /// Plays `mv` for real: applies it and draws the next piece from `rng`.
+    fn apply(&self, position: &mut Self::Position, mv: Self::Move, rng: &mut ChaCha8Rng)
+    -> Outcome;
+
+    /// Folds one move's outcome into the episode's score: by default the sum of points (lines
+    /// for research Tetris); a game whose users tune for something else (the largest chain)
+    /// overrides it.
+    fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
+        score + outcome.points
+    }
+
+    /// What an episode's score counts, for reports ("lines", "score", ...).
+    fn score_name(&self) -> &'static str {
+        "points"
+    }
+
+    /// A drawing of the position for the terminal (`watch`).
+    fn render(&self, position: &Self::Position) -> String;
+}

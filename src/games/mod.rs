@@ -1,0 +1,89 @@
+//! The registry of games: one name per game, one place that builds a game from its settings.
+//!
+//! Code that must call generic functions on "whatever game the user named" goes through
+//! [`AnyGame`] and the [`with_game!`](crate::with_game) macro; nothing else names a game.
+
+pub mod panel;
+pub mod tetris;
+
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// Names accepted by `--game`.
+pub const GAME_NAMES: [&str; 1] = ["tetris"];
+
+/// Which game, at what size and under which rules: the part of a run's config and of the
+/// CLI that picks the game. Every field but `game` has a per-game default.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// Game to play: tetris (default: the game a weights file names, else tetris).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Board width (tetris: 4 to 16, default 10).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<usize>,
+    /// Board height (tetris: 4 to 64, default 20).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<usize>,
+    /// Draw tetris pieces from shuffled bags of seven instead of independently.
+    #[arg(long)]
+    #[serde(default)]
+    pub bag7: bool,
+    /// Offer placements that top out (they end the game when chosen).
+    #[arg(long)]
+    #[serde(default)]
+    pub allow_topout: bool,
+    /// Show the next piece; the player then places both before scoring.
+    #[arg(long)]
+    #[serde(default)]
+    pub preview: bool,
+}
+
+/// A configured game of any kind.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Tetris(tetris::Tetris),
+}
+
+impl GameSpec {
+    /// The game's name, `tetris` when none was given.
+    pub fn name(&self) -> &str {
+        self.game.as_deref().unwrap_or("tetris")
+    }
+
+    /// Builds the game, rejecting unknown names and impossible sizes with one clear line.
+    pub fn build(&self) -> Result<AnyGame> {
+        match self.name() {
+            "tetris" => {
+                let game =
+                    tetris::Tetris::new(self.width.unwrap_or(10), self.height.unwrap_or(20))?
+                        .with_randomizer(if self.bag7 {
+                            tetris::Randomizer::Bag7
+                        } else {
+                            tetris::Randomizer::Uniform
+                        })
+                        .with_topout_allowed(self.allow_topout)
+                        .with_preview(self.preview);
+                Ok(AnyGame::Tetris(game))
+            }
+            other => bail!(
+                "unknown game `{other}`; valid games: {}",
+                GAME_NAMES.join(", ")
+            ),
+        }
+    }
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::games::AnyGame::Tetris($g) => $body,
+        }
+    };
+}

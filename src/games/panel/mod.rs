@@ -1,0 +1,1 @@
+//! Panel de Pon puzzles (in progress).

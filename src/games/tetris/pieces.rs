@@ -1,0 +1,163 @@
+//! The seven tetrominoes and the precomputed drop table of every (orientation, column).
+//!
+//! Dropping a piece straight down only needs, per piece column, its lowest cell and its cell
+//! mask; precomputing them per board width turns a placement into a few shifts and ORs.
+
+/// Piece letters in the order of their index.
+pub const PIECE_LETTERS: [char; 7] = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'];
+
+/// Distinct orientations of each piece, as rows of a small picture, TOP row first.
+const SHAPES: [&[&[&str]]; 7] = [
+    // I
+    &[&["####"], &["#", "#", "#", "#"]],
+    // O
+    &[&["##", "##"]],
+    // T
+    &[
+        &["###", ".#."],
+        &["#.", "##", "#."],
+        &[".#.", "###"],
+        &[".#", "##", ".#"],
+    ],
+    // S
+    &[&[".##", "##."], &["#.", "##", ".#"]],
+    // Z
+    &[&["##.", ".##"], &[".#", "##", "#."]],
+    // L
+    &[
+        &["###", "#.."],
+        &["#.", "#.", "##"],
+        &["..#", "###"],
+        &["##", ".#", ".#"],
+    ],
+    // J
+    &[
+        &["###", "..#"],
+        &["##", "#.", "#."],
+        &["#..", "###"],
+        &[".#", ".#", "##"],
+    ],
+];
+
+/// Index of a piece letter (case-insensitive), if it is one of IOTSZLJ.
+pub fn piece_index(letter: char) -> Option<u8> {
+    let upper = letter.to_ascii_uppercase();
+    PIECE_LETTERS
+        .iter()
+        .position(|&l| l == upper)
+        .map(|i| i as u8)
+}
+
+/// One way to drop one piece: everything a placement needs, precomputed.
+#[derive(Clone, Copy, Debug)]
+pub struct Drop {
+    /// Orientation index within the piece's distinct orientations.
+    pub orientation: u8,
+    /// Board column of the piece's leftmost cell.
+    pub column: u8,
+    /// Number of board columns the piece covers (1 to 4).
+    pub span: u8,
+    /// Piece height in rows.
+    pub rows: u8,
+    /// Per covered column, the cell bits relative to the piece's bottom row.
+    pub masks: [u64; 4],
+    /// Per covered column, the offset of its lowest cell above the piece's bottom row.
+    pub bottoms: [u8; 4],
+}
+
+/// The drop table of a board width: for each piece, its drops in enumeration order
+/// (orientation by orientation, columns left to right).
+#[derive(Clone, Debug)]
+pub struct DropTable {
+    drops: Vec<Drop>,
+    ranges: [(usize, usize); 7],
+}
+
+impl DropTable {
+    /// Builds the table for a board `width` columns wide.
+    pub fn new(width: usize) -> DropTable {
+        let mut drops = Vec::new();
+        let mut ranges = [(0, 0); 7];
+        for (piece, shapes) in SHAPES.iter().enumerate() {
+            let start = drops.len();
+            for (orientation, picture) in shapes.iter().enumerate() {
+                let rows = picture.len();
+                let span = picture[0].len();
+                let mut masks = [0u64; 4];
+                let mut bottoms = [0u8; 4];
+                for (top_index, line) in picture.iter().enumerate() {
+                    let row = rows - 1 - top_index;
+                    for (x, ch) in line.chars().enumerate() {
+                        if ch == '#' {
+                            masks[x] |= 1 << row;
+                        }
+                    }
+                }
+                for x in 0..span {
+                    bottoms[x] = masks[x].trailing_zeros() as u8;
+                }
+                for column in 0..=width.saturating_sub(span) {
+                    if span > width {
+                        break;
+                    }
+                    drops.push(Drop {
+                        orientation: orientation as u8,
+                        column: column as u8,
+                        span: span as u8,
+                        rows: rows as u8,
+                        masks,
+                        bottoms,
+                    });
+                }
+            }
+            ranges[piece] = (start, drops.len());
+        }
+        DropTable { drops, ranges }
+    }
+
+    /// The drops of one piece, in enumeration order.
+    #[inline]
+    pub fn drops(&self, piece: u8) -> &[Drop] {
+        let (start, end) = self.ranges[piece as usize];
+        &self.drops[start..end]
+    }
+
+    /// How many distinct orientations the piece has.
+    pub fn orientations(piece: u8) -> usize {
+        SHAPES[piece as usize].len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_ten_has_162_placements() {
+        let table = DropTable::new(10);
+        let counts: Vec<usize> = (0..7).map(|p| table.drops(p).len()).collect();
+        // I, O, T, S, Z, L, J as the tetris README counts them.
+        assert_eq!(counts, vec![17, 9, 34, 17, 17, 34, 34]);
+        assert_eq!(counts.iter().sum::<usize>(), 162);
+    }
+
+    #[test]
+    fn every_orientation_has_four_cells() {
+        let table = DropTable::new(6);
+        for piece in 0..7 {
+            for drop in table.drops(piece) {
+                let cells: u32 = drop.masks.iter().map(|m| m.count_ones()).sum();
+                assert_eq!(cells, 4);
+            }
+        }
+    }
+
+    #[test]
+    fn letters_round_trip() {
+        for (i, &l) in PIECE_LETTERS.iter().enumerate() {
+            assert_eq!(piece_index(l), Some(i as u8));
+            assert_eq!(piece_index(l.to_ascii_lowercase()), Some(i as u8));
+        }
+        assert_eq!(piece_index('X'), None);
+    }
+}

@@ -1,0 +1,15 @@
+//! stacktune: tunes Dellacherie-style linear players for grid puzzle games.
+//!
+//! The pipeline is game rules → placements → features → `w · φ` → chosen move; an optimiser
+//! evolves `w` over seeded games played in parallel. See DESIGN in the README for the map.
+
+pub mod commands;
+pub mod episode;
+pub mod eval;
+pub mod fsutil;
+pub mod game;
+pub mod games;
+pub mod progress;
+pub mod rng;
+pub mod stats;
+pub mod weights;

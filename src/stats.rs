@@ -1,0 +1,73 @@
+//! Summary statistics of per-game results.
+
+use serde::Serialize;
+
+/// Mean, spread and range of a sample, as `play` reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub games: usize,
+    pub mean: f64,
+    pub median: f64,
+    /// Sample standard deviation (n − 1).
+    pub std: f64,
+    /// Half-width of the normal 95 % confidence interval of the mean.
+    pub ci95: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Summary {
+    /// Summarises `values`; an empty sample gives zeros.
+    pub fn of(values: &[f64]) -> Summary {
+        let n = values.len();
+        if n == 0 {
+            return Summary {
+                games: 0,
+                mean: 0.0,
+                median: 0.0,
+                std: 0.0,
+                ci95: 0.0,
+                min: 0.0,
+                max: 0.0,
+            };
+        }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        let std = var.sqrt();
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let median = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        };
+        Summary {
+            games: n,
+            mean,
+            median,
+            std,
+            ci95: 1.96 * std / (n as f64).sqrt(),
+            min: sorted[0],
+            max: sorted[n - 1],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_sample() {
+        let s = Summary::of(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+        assert_eq!(s.mean, 5.0);
+        assert_eq!(s.median, 4.5);
+        assert!((s.std - 2.138089935299395).abs() < 1e-12);
+        assert!((s.ci95 - 1.96 * 2.138089935299395 / 8f64.sqrt()).abs() < 1e-12);
+        assert_eq!((s.min, s.max), (2.0, 9.0));
+    }
+}

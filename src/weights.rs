@@ -1,0 +1,150 @@
+//! Weight files: a game name, feature weights by name, and free-form provenance.
+//!
+//! Weights are keyed by feature name so that a file stays valid whatever order a game keeps its
+//! features in, and so that a person can read and edit it.
+
+use crate::fsutil::write_atomic;
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A weight set as stored in a TOML file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightFile {
+    /// The game the weights play (`tetris`, `puyo`, ...).
+    pub game: String,
+    /// Feature name → weight. Features not named are not computed.
+    pub weights: BTreeMap<String, f64>,
+    /// Where the weights come from: source, rules, fitness, seed, ...
+    #[serde(default, skip_serializing_if = "toml::Table::is_empty")]
+    pub meta: toml::Table,
+}
+
+impl WeightFile {
+    /// Reads and checks a weight file; every error names the file.
+    pub fn load(path: &Path) -> Result<WeightFile> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read weights file {}", path.display()))?;
+        Self::parse(&text).with_context(|| format!("weights file {}", path.display()))
+    }
+
+    /// Parses weight-file text and rejects non-finite weights and empty weight tables.
+    pub fn parse(text: &str) -> Result<WeightFile> {
+        let file: WeightFile = toml::from_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "malformed TOML: {}",
+                e.to_string().trim().replace('\n', " ")
+            )
+        })?;
+        if file.weights.is_empty() {
+            bail!("the [weights] table names no feature");
+        }
+        for (name, value) in &file.weights {
+            if !value.is_finite() {
+                bail!("weight `{name}` is {value}: weights must be finite numbers");
+            }
+        }
+        Ok(file)
+    }
+
+    /// Checks the names against a game's features. An unknown name is an error that lists the
+    /// valid names, so a typo never silently drops a feature.
+    pub fn check_against(&self, game: &str, features: &[&str]) -> Result<()> {
+        if self.game != game {
+            bail!("the weights are for game `{}`, not `{game}`", self.game);
+        }
+        for name in self.weights.keys() {
+            if !features.contains(&name.as_str()) {
+                bail!(
+                    "unknown feature `{name}` for game {game}; valid names: {}",
+                    features.join(", ")
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// TOML text with weights in the game's feature order, then the meta table.
+    pub fn to_toml(&self, feature_order: &[&str]) -> String {
+        let mut out = format!("game = {}\n\n[weights]\n", toml_string(&self.game));
+        for name in feature_order {
+            if let Some(w) = self.weights.get(*name) {
+                out.push_str(&format!("{name} = {}\n", toml_float(*w)));
+            }
+        }
+        if !self.meta.is_empty() {
+            out.push_str("\n[meta]\n");
+            out.push_str(&toml::to_string(&self.meta).expect("a TOML table serialises"));
+        }
+        out
+    }
+
+    /// Writes the file atomically: a reader never sees half a weight file.
+    pub fn save(&self, path: &Path, feature_order: &[&str]) -> Result<()> {
+        write_atomic(path, self.to_toml(feature_order).as_bytes())
+    }
+}
+
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A float as TOML writes it, always with a decimal point or exponent so it reads back as a
+/// float, with the shortest representation that round-trips exactly.
+pub fn toml_float(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains(['.', 'e', 'E']) || s.contains("inf") || s.contains("NaN") {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_keeps_every_bit() {
+        let mut weights = BTreeMap::new();
+        weights.insert("holes".to_string(), -7.899265427351652);
+        weights.insert("landing_height".to_string(), -4.0);
+        let mut meta = toml::Table::new();
+        meta.insert("source".into(), toml::Value::String("test".into()));
+        let file = WeightFile {
+            game: "tetris".into(),
+            weights,
+            meta,
+        };
+        let text = file.to_toml(&["landing_height", "holes"]);
+        assert!(text.find("landing_height").unwrap() < text.find("holes").unwrap());
+        assert_eq!(WeightFile::parse(&text).unwrap(), file);
+    }
+
+    #[test]
+    fn rejects_nan_and_unknown_names() {
+        let err = WeightFile::parse("game = \"tetris\"\n[weights]\nholes = nan\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "weight `holes` is NaN: weights must be finite numbers"
+        );
+        let file = WeightFile::parse("game = \"tetris\"\n[weights]\nhole = 1.0\n").unwrap();
+        let err = file
+            .check_against("tetris", &["holes", "bumpiness"])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown feature `hole` for game tetris; valid names: holes, bumpiness"
+        );
+    }
+
+    #[test]
+    fn rejects_empty_weights_and_unknown_keys() {
+        assert!(WeightFile::parse("game = \"tetris\"\n[weights]\n").is_err());
+        let err = WeightFile::parse("game = \"tetris\"\nweight = 1\n[weights]\nholes = 1.0\n")
+            .unwrap_err();
+        assert!(err.to_string().starts_with("malformed TOML"), "{err}");
+    }
+}

@@ -1,7 +1,7 @@
 //! The `stacktune` command line: parse, then dispatch to `stacktune::commands`.
 
 use clap::{Parser, Subcommand};
-use stacktune::commands::{moves, play, watch};
+use stacktune::commands::{moves, play, solve, solve_connect, watch};
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
 #[derive(Parser)]
@@ -19,6 +19,10 @@ enum Command {
     Moves(moves::MovesArgs),
     /// Watch one game in the terminal.
     Watch(watch::WatchArgs),
+    /// Solve Panel de Pon puzzles exactly.
+    Solve(solve::SolveArgs),
+    /// Solve a 7 × 6 Connect Four position with perfect play.
+    SolveConnect(solve_connect::SolveConnectArgs),
 }
 
 fn main() {
@@ -27,6 +31,8 @@ fn main() {
         Command::Play(args) => play::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Watch(args) => watch::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::SolveConnect(args) => solve_connect::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -2,6 +2,8 @@
 
 pub mod moves;
 pub mod play;
+pub mod solve;
+pub mod solve_connect;
 pub mod watch;
 
 use crate::eval::LinearPlayer;

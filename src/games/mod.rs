@@ -29,6 +29,18 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
+    /// Ruleset: tetris `research`; puyo `programming` or `tsu`.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// Puyo colours (3 to 5, default 4).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colours: Option<u8>,
+    /// Connect-N: discs in a row to win (default 4).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inarow: Option<usize>,
     /// Draw tetris pieces from shuffled bags of seven instead of independently.
     #[arg(long)]
     #[serde(default)]
@@ -59,6 +71,9 @@ impl GameSpec {
     pub fn build(&self) -> Result<AnyGame> {
         match self.name() {
             "tetris" => {
+                if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {
+                    bail!("unknown tetris rules `{r}`; valid rules: research");
+                }
                 let game =
                     tetris::Tetris::new(self.width.unwrap_or(10), self.height.unwrap_or(20))?
                         .with_randomizer(if self.bag7 {

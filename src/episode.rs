@@ -5,7 +5,8 @@ use crate::game::{EpisodeLimits, EpisodeResult, Game};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-/// Plays one game from `rng` until it ends or reaches the move limit.
+/// Plays one game alone from `rng` until it ends or reaches the move limit: the default
+/// [`Game::episode`].
 pub fn play_episode<G: Game>(
     game: &G,
     player: &LinearPlayer,
@@ -42,7 +43,7 @@ pub fn play_many<G: Game>(
     (0..count)
         .into_par_iter()
         .map(|i| {
-            let r = play_episode(game, player, streams(i), limits);
+            let r = game.episode(player, streams(i), limits);
             done(&r);
             r
         })

@@ -3,6 +3,7 @@
 //! The evaluator, fitness evaluation, the optimisers and the CLI are written against this trait
 //! and never name a game, so adding a game means adding a module that implements it.
 
+use crate::eval::LinearPlayer;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
@@ -102,6 +103,21 @@ pub trait Game: Send + Sync {
     /// overrides it.
     fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
         score + outcome.points
+    }
+
+    /// Plays one seeded episode with `player`: what fitness and `play` measure. The default
+    /// plays alone until game over or the move limit, folding outcomes with
+    /// [`accumulate`](Game::accumulate); a two-player game overrides it to play an opponent.
+    fn episode(
+        &self,
+        player: &LinearPlayer,
+        rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+    ) -> EpisodeResult
+    where
+        Self: Sized,
+    {
+        crate::episode::play_episode(self, player, rng, limits)
     }
 
     /// What an episode's score counts, for reports ("lines", "score", ...).

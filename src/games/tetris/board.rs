@@ -348,9 +348,10 @@ mod tests {
     #[test]
     fn holes_depth_and_rows() {
         let b = board(&["....", "#...", "#.#.", ".##.", "#..#"]);
-        // Column 0: hole at row 1 under a run of two; column 2: hole at row 0 under a run of two.
-        assert_eq!(feature(&b, "holes"), 2.0);
-        assert_eq!(feature(&b, "hole_depth"), 4.0);
+        // Column 0: hole at row 1 under a run of two; column 1: hole at row 0 under a run of
+        // one; column 2: hole at row 0 under a run of two.
+        assert_eq!(feature(&b, "holes"), 3.0);
+        assert_eq!(feature(&b, "hole_depth"), 5.0);
         assert_eq!(feature(&b, "rows_with_holes"), 2.0);
     }
 

@@ -4,6 +4,7 @@ use crate::eval::LinearPlayer;
 use crate::game::{EpisodeLimits, EpisodeResult, Game};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Plays one game alone from `rng` until it ends or reaches the move limit: the default
 /// [`Game::episode`].
@@ -29,23 +30,29 @@ pub fn play_episode<G: Game>(
     result
 }
 
-/// Plays games `0..count`, game `i` from `streams(i)`, in parallel on the current rayon pool.
-/// Results come back in game order whatever the thread count; `done` is called as each game
-/// ends (for progress display).
-pub fn play_many<G: Game>(
+/// Plays games `0..games` with every player, game `i` drawn from `streams(i)` for each of them
+/// (common random numbers), in parallel over (player, game) on the current rayon pool. Results
+/// come back player by player in game order whatever the thread count; `done` is called as each
+/// game ends (for progress). Returns `None` if `stop` was raised before every game was played.
+pub fn play_all<G: Game>(
     game: &G,
-    player: &LinearPlayer,
-    count: u64,
+    players: &[LinearPlayer],
+    games: u64,
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
-    done: impl Fn(&EpisodeResult) + Sync,
-) -> Vec<EpisodeResult> {
-    (0..count)
+    stop: &AtomicBool,
+    done: impl Fn() + Sync,
+) -> Option<Vec<EpisodeResult>> {
+    (0..players.len() as u64 * games)
         .into_par_iter()
-        .map(|i| {
-            let r = game.episode(player, streams(i), limits);
-            done(&r);
-            r
+        .map(|k| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let (player, index) = ((k / games) as usize, k % games);
+            let r = game.episode(&players[player], streams(index), limits);
+            done();
+            Some(r)
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! `play`: many seeded games of one weight set, in parallel, summarised.
 
-use crate::episode::{play_many, with_threads};
+use crate::episode::{play_all, with_threads};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::progress::{Mode, Progress};
@@ -10,6 +10,7 @@ use crate::with_game;
 use anyhow::Result;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
@@ -78,15 +79,17 @@ pub fn play<G: Game>(
     let progress = Progress::new(Mode::detect(args.quiet || args.json), args.games, "games");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
-        play_many(
+        play_all(
             game,
-            player,
+            std::slice::from_ref(player),
             args.games,
             |i| game_stream(args.seed, i),
             limits,
-            |_| progress.inc(),
+            &AtomicBool::new(false),
+            || progress.inc(),
         )
-    })?;
+    })?
+    .expect("play is never stopped early");
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();

@@ -1,0 +1,205 @@
+//! `evolve`: the product's main job. With no arguments it runs the built-in default run.
+
+use crate::games::GameSpec;
+use crate::progress::Mode;
+use crate::run::{RunConfig, evolve};
+use crate::with_game;
+use anyhow::{Result, bail};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Default)]
+pub struct EvolveArgs {
+    /// Run config (TOML); flags below override its fields. Without it, the built-in default.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub game: GameSpec,
+    /// Features to tune, comma-separated (default: all of the game's).
+    #[arg(long, value_delimiter = ',')]
+    pub features: Option<Vec<String>>,
+    /// Candidates per generation.
+    #[arg(long)]
+    pub population: Option<usize>,
+    /// Generations to evolve.
+    #[arg(long)]
+    pub generations: Option<u64>,
+    /// Games per candidate per generation.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop each game after this many pieces (0 = never).
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// Seed of the run.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Name of the run (folder reports/<game>-<name>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Worker threads (0 = one per core); results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run folder (default reports/<game>-<name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted run in this folder.
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl EvolveArgs {
+    /// The config file (or the default) with the flags applied.
+    fn resolve(&self) -> Result<RunConfig> {
+        let mut c = match &self.config {
+            Some(path) => RunConfig::load(path)?,
+            None => RunConfig::builtin(),
+        };
+        let g = &self.game;
+        if g.game.is_some() && g.game != c.game.game {
+            // Another game: its own defaults, not the default run's Tetris size and baseline.
+            c.game = GameSpec::default();
+            c.baseline = None;
+            c.game.game = g.game.clone();
+        }
+        macro_rules! set {
+            ($field:expr, $flag:expr) => {
+                if let Some(v) = $flag.clone() {
+                    $field = v;
+                }
+            };
+        }
+        c.game.width = g.width.or(c.game.width);
+        c.game.height = g.height.or(c.game.height);
+        c.game.rules = g.rules.clone().or(c.game.rules.clone());
+        c.game.colours = g.colours.or(c.game.colours);
+        c.game.inarow = g.inarow.or(c.game.inarow);
+        c.game.bag7 |= g.bag7;
+        c.game.allow_topout |= g.allow_topout;
+        c.game.preview |= g.preview;
+        set!(c.features, self.features);
+        set!(c.ga.population, self.population);
+        set!(c.generations, self.generations);
+        set!(c.games, self.games);
+        set!(c.max_pieces, self.max_pieces);
+        set!(c.seed, self.seed);
+        set!(c.name, self.name);
+        set!(c.threads, self.threads);
+        if c.ga.elitism >= c.ga.population {
+            c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
+        }
+        c.ga.tournament = c.ga.tournament.min(c.ga.population.max(1));
+        Ok(c)
+    }
+}
+
+pub fn run(args: EvolveArgs) -> Result<()> {
+    let mode = Mode::detect(args.quiet);
+    let (config, dir, resume) = match &args.resume {
+        Some(dir) => {
+            let overrides = args.config.is_some()
+                || args.game != GameSpec::default()
+                || args.features.is_some()
+                || args.population.is_some()
+                || args.generations.is_some()
+                || args.games.is_some()
+                || args.max_pieces.is_some()
+                || args.seed.is_some()
+                || args.name.is_some()
+                || args.out.is_some();
+            if overrides {
+                bail!(
+                    "--resume continues the run as its run.toml says; only --threads and --quiet may be given with it"
+                );
+            }
+            let mut config = RunConfig::load(&dir.join("run.toml"))?;
+            if let Some(t) = args.threads {
+                config.threads = t;
+            }
+            (config, dir.clone(), true)
+        }
+        None => {
+            let config = args.resolve()?;
+            let dir = args.out.clone().unwrap_or_else(|| config.default_dir());
+            let existing = dir.join("run.toml");
+            if existing.exists() {
+                let old = RunConfig::load(&existing)?;
+                let comparable = |c: &RunConfig| RunConfig {
+                    threads: 0,
+                    ..c.clone()
+                };
+                if comparable(&old) != comparable(&config) {
+                    bail!(
+                        "{} holds a different run; choose another folder with --out, or continue it with --resume {}",
+                        dir.display(),
+                        dir.display()
+                    );
+                }
+            }
+            (config, dir, false)
+        }
+    };
+    let any = config.game.build()?;
+    let result = with_game!(&any, g => evolve(g, &config, &dir, resume, mode)?);
+    let b = &result.best;
+    println!("report: {}", result.dir.display());
+    println!(
+        "best weights: {}/best.toml, {:.1} ± {:.1} mean per game on {} held-out games",
+        result.dir.display(),
+        b.mean,
+        b.ci95,
+        b.games
+    );
+    if let Some((path, s)) = &result.baseline {
+        println!(
+            "baseline {}: {:.1} ± {:.1} on the same games",
+            path.display(),
+            s.mean,
+            s.ci95
+        );
+    }
+    println!(
+        "reproduce the held-out figure: stacktune play --weights {}/best.toml{} --seed {} --games {}{}",
+        result.dir.display(),
+        game_flags(&config.game),
+        config.validation_seed,
+        config.final_games,
+        if config.max_pieces > 0 {
+            format!(" --max-pieces {}", config.max_pieces)
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
+/// The `play` flags that select the same game.
+fn game_flags(g: &GameSpec) -> String {
+    let mut s = String::new();
+    if let Some(w) = g.width {
+        s += &format!(" --width {w}");
+    }
+    if let Some(h) = g.height {
+        s += &format!(" --height {h}");
+    }
+    if let Some(r) = &g.rules {
+        s += &format!(" --rules {r}");
+    }
+    if let Some(c) = g.colours {
+        s += &format!(" --colours {c}");
+    }
+    if let Some(n) = g.inarow {
+        s += &format!(" --inarow {n}");
+    }
+    for (on, flag) in [
+        (g.bag7, " --bag7"),
+        (g.allow_topout, " --allow-topout"),
+        (g.preview, " --preview"),
+    ] {
+        if on {
+            s += flag;
+        }
+    }
+    s
+}

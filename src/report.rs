@@ -1,0 +1,292 @@
+//! What a run leaves for people: the history CSV and the fitness and weight plots.
+
+use crate::fsutil::write_atomic;
+use anyhow::{Context, Result};
+use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Once;
+
+/// One generation of a run, as `history.csv` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryRow {
+    pub generation: u64,
+    /// Games played for training so far, all candidates together.
+    pub evaluations: u64,
+    pub best: f64,
+    pub mean: f64,
+    pub median: f64,
+    pub std: f64,
+    /// Mean score of the generation's best on held-out games, when validated this generation.
+    pub validation: Option<f64>,
+    /// The generation's best weights, in the game's feature order.
+    pub best_weights: Vec<f64>,
+}
+
+/// `history.csv`: one row per generation, the best weights by name.
+pub fn write_history(path: &Path, features: &[String], rows: &[HistoryRow]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<String> = [
+        "generation",
+        "evaluations",
+        "best",
+        "mean",
+        "median",
+        "std",
+        "validation",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    header.extend(features.iter().cloned());
+    w.write_record(&header)?;
+    for r in rows {
+        let mut record = vec![
+            r.generation.to_string(),
+            r.evaluations.to_string(),
+            r.best.to_string(),
+            r.mean.to_string(),
+            r.median.to_string(),
+            r.std.to_string(),
+            r.validation.map(|v| v.to_string()).unwrap_or_default(),
+        ];
+        record.extend(r.best_weights.iter().map(|x| x.to_string()));
+        w.write_record(&record)?;
+    }
+    let bytes = w.into_inner().context("cannot build history.csv")?;
+    write_atomic(path, &bytes)
+}
+
+/// Plotters needs a font; none is installed on a bare machine, so one ships in the binary.
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for style in [FontStyle::Normal, FontStyle::Bold] {
+            plotters::style::register_font("sans-serif", style, dejavu::sans::regular())
+                .unwrap_or_else(|_| panic!("the embedded DejaVu Sans font loads"));
+        }
+    });
+}
+
+const SIZE: (u32, u32) = (960, 600);
+
+type Area<DB> = DrawingArea<DB, plotters::coord::Shift>;
+
+/// A chart that can be drawn on any plotters backend (one drawing code for SVG and PNG).
+trait Chart {
+    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Result<()>
+    where
+        DB::ErrorType: 'static;
+}
+
+/// Writes the chart as `<stem>.svg` and `<stem>.png` in `dir`, each atomically.
+fn write_both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<()> {
+    register_font();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        chart.draw(&root)?;
+        root.present()
+            .map_err(|e| anyhow::anyhow!("cannot draw {stem}.svg: {e}"))?;
+    }
+    write_atomic(&dir.join(format!("{stem}.svg")), svg.as_bytes())?;
+    // The PNG encoder picks its format from the extension, so the temporary name keeps it.
+    let tmp = dir.join(format!(".{stem}.tmp-{}.png", std::process::id()));
+    {
+        let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
+        chart.draw(&root)?;
+        root.present()
+            .map_err(|e| anyhow::anyhow!("cannot draw {stem}.png: {e}"))?;
+    }
+    let png = dir.join(format!("{stem}.png"));
+    std::fs::rename(&tmp, &png)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), png.display()))
+}
+
+fn plot_err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("plot: {e}")
+}
+
+/// `fitness.svg`/`.png`: best, mean and a ± std band per generation, and the validation line.
+pub fn plot_fitness(dir: &Path, title: &str, measure: &str, rows: &[HistoryRow]) -> Result<()> {
+    write_both(
+        dir,
+        "fitness",
+        &FitnessChart {
+            title,
+            measure,
+            rows,
+        },
+    )
+}
+
+struct FitnessChart<'a> {
+    title: &'a str,
+    measure: &'a str,
+    rows: &'a [HistoryRow],
+}
+
+impl Chart for FitnessChart<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (title, measure, rows) = (self.title, self.measure, self.rows);
+        root.fill(&WHITE).map_err(plot_err)?;
+        let last = rows.last().map_or(1, |r| r.generation).max(1);
+        let top = rows
+            .iter()
+            .flat_map(|r| [r.best, r.mean + r.std, r.validation.unwrap_or(0.0)])
+            .fold(1.0f64, f64::max)
+            * 1.05;
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0u64..last, 0.0..top)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("generation")
+            .y_desc(format!("fitness (mean {measure} per game)"))
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 18))
+            .draw()
+            .map_err(plot_err)?;
+        let band: Vec<(u64, f64)> = rows
+            .iter()
+            .map(|r| (r.generation, r.mean + r.std))
+            .chain(
+                rows.iter()
+                    .rev()
+                    .map(|r| (r.generation, (r.mean - r.std).max(0.0))),
+            )
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.15))))
+            .map_err(plot_err)?
+            .label("mean ± std")
+            .legend(|(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.15).filled())
+            });
+        chart
+            .draw_series(LineSeries::new(
+                rows.iter().map(|r| (r.generation, r.mean)),
+                BLUE.stroke_width(2),
+            ))
+            .map_err(plot_err)?
+            .label("mean")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        chart
+            .draw_series(LineSeries::new(
+                rows.iter().map(|r| (r.generation, r.best)),
+                RED.stroke_width(2),
+            ))
+            .map_err(plot_err)?
+            .label("best")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
+        let validation: Vec<(u64, f64)> = rows
+            .iter()
+            .filter_map(|r| r.validation.map(|v| (r.generation, v)))
+            .collect();
+        if !validation.is_empty() {
+            let green = RGBColor(0, 140, 60);
+            chart
+                .draw_series(LineSeries::new(validation.clone(), green.stroke_width(2)))
+                .map_err(plot_err)?
+                .label("best on held-out games")
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], green.stroke_width(2))
+                });
+            chart
+                .draw_series(
+                    validation
+                        .iter()
+                        .map(|&p| Circle::new(p, 4, green.filled())),
+                )
+                .map_err(plot_err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 16))
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_err)?;
+        Ok(())
+    }
+}
+
+/// `weights.svg`/`.png`: each normalised weight of the generation's best, per generation.
+pub fn plot_weights(
+    dir: &Path,
+    title: &str,
+    features: &[String],
+    rows: &[HistoryRow],
+) -> Result<()> {
+    write_both(
+        dir,
+        "weights",
+        &WeightsChart {
+            title,
+            features,
+            rows,
+        },
+    )
+}
+
+struct WeightsChart<'a> {
+    title: &'a str,
+    features: &'a [String],
+    rows: &'a [HistoryRow],
+}
+
+impl Chart for WeightsChart<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (title, features, rows) = (self.title, self.features, self.rows);
+        root.fill(&WHITE).map_err(plot_err)?;
+        let last = rows.last().map_or(1, |r| r.generation).max(1);
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0u64..last, -1.0..1.0)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("generation")
+            .y_desc("weight (unit-length vector)")
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 18))
+            .draw()
+            .map_err(plot_err)?;
+        for (i, name) in features.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    rows.iter().map(|r| (r.generation, r.best_weights[i])),
+                    color.stroke_width(2),
+                ))
+                .map_err(plot_err)?
+                .label(name.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerLeft)
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_err)?;
+        Ok(())
+    }
+}

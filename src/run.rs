@@ -1,0 +1,547 @@
+//! An evolution run: its config, its folder, its checkpoint, and the loop that owns them.
+//!
+//! A run is a function of its config (which holds the seed): the loop draws every random
+//! number from streams keyed by (seed, purpose, generation, index), scores candidates on
+//! common games, and after each generation writes the history, the plots and a checkpoint
+//! atomically, so a run stopped at any point resumes to the very same result.
+
+use crate::episode::play_all;
+use crate::eval::LinearPlayer;
+use crate::fsutil::write_atomic;
+use crate::game::{EpisodeLimits, Game};
+use crate::games::GameSpec;
+use crate::progress::Mode;
+use crate::report::{HistoryRow, plot_fitness, plot_weights, write_history};
+use crate::rng::{Purpose, game_stream, stream};
+use crate::stats::Summary;
+use crate::tune::Optimizer;
+use crate::tune::fitness::score_candidates;
+use crate::tune::ga::{GaConfig, GeneticAlgorithm, rank};
+use crate::weights::WeightFile;
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Everything that defines a run. Every field has a default; `run.toml` in a run folder holds
+/// the fully resolved config, so `evolve --config run.toml` reproduces the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RunConfig {
+    /// Name of the run: the default folder is `reports/<game>-<name>`.
+    pub name: String,
+    /// The seed every random draw of the run derives from.
+    pub seed: u64,
+    /// Generations to evolve.
+    pub generations: u64,
+    /// Games each candidate plays per generation (the same games for all candidates).
+    pub games: u64,
+    /// Stop each game after this many pieces (0 = play every game to its end).
+    pub max_pieces: u64,
+    /// Features to tune, by name (empty = all of the game's features).
+    pub features: Vec<String>,
+    /// A weights file to start from instead of random weights.
+    pub init: Option<PathBuf>,
+    /// Held-out games for the best candidate's validation during the run.
+    pub validation_games: u64,
+    /// Validate every this many generations (and always after the last).
+    pub validate_every: u64,
+    /// Held-out games of the final validation (the first `validation_games` of them are the
+    /// ones validated during the run).
+    pub final_games: u64,
+    /// Seed of the held-out games: `play --seed <validation_seed>` plays the same games.
+    pub validation_seed: u64,
+    /// A weights file played on the final held-out games for comparison.
+    pub baseline: Option<PathBuf>,
+    /// Worker threads (0 = one per core). Results never depend on it.
+    pub threads: usize,
+    /// The game, its size and rules.
+    pub game: GameSpec,
+    /// The genetic algorithm.
+    pub ga: GaConfig,
+}
+
+impl Default for RunConfig {
+    /// What a config file leaves unsaid.
+    fn default() -> Self {
+        RunConfig {
+            name: "run".into(),
+            seed: 1,
+            generations: 20,
+            games: 16,
+            max_pieces: 0,
+            features: Vec::new(),
+            init: None,
+            validation_games: 100,
+            validate_every: 5,
+            final_games: 1_000,
+            validation_seed: 1_000_001,
+            baseline: None,
+            threads: 0,
+            game: GameSpec::default(),
+            ga: GaConfig::default(),
+        }
+    }
+}
+
+impl RunConfig {
+    /// The built-in run of `evolve` with no arguments: Tetris on 10 × 10 from random weights,
+    /// sized to finish in a few minutes on two cores, compared with Dellacherie's weights on
+    /// 2,000 held-out games.
+    pub fn builtin() -> RunConfig {
+        RunConfig {
+            name: "default".into(),
+            max_pieces: 20_000,
+            final_games: 2_000,
+            baseline: Some(PathBuf::from("weights/tetris/dellacherie.toml")),
+            game: GameSpec {
+                game: Some("tetris".into()),
+                width: Some(10),
+                height: Some(10),
+                ..GameSpec::default()
+            },
+            ..RunConfig::default()
+        }
+    }
+}
+
+/// One line for a TOML error: where it is and what is wrong.
+pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(span) => {
+            let line = text[..span.start].matches('\n').count() + 1;
+            let column = span.start - text[..span.start].rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {column}: {}", e.message().trim())
+        }
+        None => e.message().trim().to_string(),
+    }
+}
+
+impl RunConfig {
+    /// Reads a config file; unknown keys and bad values are errors naming the file and line.
+    pub fn load(path: &Path) -> Result<RunConfig> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config file {}", path.display()))?;
+        toml::from_str(&text).map_err(|e| {
+            anyhow::anyhow!("config file {}: {}", path.display(), toml_error(&text, &e))
+        })
+    }
+
+    /// Rejects values that cannot run, naming the field.
+    pub fn validate(&self) -> Result<()> {
+        self.ga.validate()?;
+        if self.generations == 0 {
+            bail!("generations must be at least 1");
+        }
+        if self.games == 0 {
+            bail!("games (per candidate) must be at least 1");
+        }
+        if self.validate_every == 0 {
+            bail!("validate_every must be at least 1");
+        }
+        if self.final_games == 0 || self.validation_games == 0 {
+            bail!("validation_games and final_games must be at least 1");
+        }
+        if self.final_games < self.validation_games {
+            bail!(
+                "final_games ({}) must be at least validation_games ({})",
+                self.final_games,
+                self.validation_games
+            );
+        }
+        Ok(())
+    }
+
+    /// The run folder: `reports/<game>-<name>`.
+    pub fn default_dir(&self) -> PathBuf {
+        PathBuf::from("reports").join(format!("{}-{}", self.game.name(), self.name))
+    }
+
+    fn limits(&self) -> EpisodeLimits {
+        EpisodeLimits {
+            max_moves: (self.max_pieces > 0).then_some(self.max_pieces),
+        }
+    }
+
+    /// The config as TOML, the way `run.toml` stores it.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a run config serialises")
+    }
+}
+
+/// What the run loop persists after every generation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Checkpoint {
+    /// The generation to score next.
+    next_generation: u64,
+    optimizer: GeneticAlgorithm,
+    history: Vec<HistoryRow>,
+    evaluations: u64,
+}
+
+/// The final figures of a run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub dir: PathBuf,
+    pub best: Summary,
+    pub baseline: Option<(PathBuf, Summary)>,
+}
+
+/// Raised by Ctrl-C: the loop stops after the current generation's checkpoint is written.
+fn stop_flag() -> &'static AtomicBool {
+    static STOP: OnceLock<&'static AtomicBool> = OnceLock::new();
+    STOP.get_or_init(|| {
+        let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        // Without a handler (another one is installed) Ctrl-C simply ends the process; the
+        // last checkpoint is still valid.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+        flag
+    })
+}
+
+/// Resolves the tuned features' indices in the game's feature list.
+fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<usize>> {
+    if wanted.is_empty() {
+        return Ok((0..all.len()).collect());
+    }
+    let mut indices = Vec::new();
+    for name in wanted {
+        match all.iter().position(|n| n == name) {
+            Some(i) if !indices.contains(&i) => indices.push(i),
+            Some(_) => bail!("feature `{name}` is named twice"),
+            None => bail!(
+                "unknown feature `{name}` for game {game}; valid names: {}",
+                all.join(", ")
+            ),
+        }
+    }
+    Ok(indices)
+}
+
+/// Runs (or resumes) the evolution described by `config` in `dir`.
+pub fn evolve<G: Game>(
+    game: &G,
+    config: &RunConfig,
+    dir: &Path,
+    resume: bool,
+    mode: Mode,
+) -> Result<RunResult> {
+    config.validate()?;
+    let all = game.feature_names();
+    let indices = feature_indices(all, &config.features, game.name())?;
+    let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
+    let expand = |w: &[f64]| -> Vec<f64> {
+        let mut full = vec![0.0; all.len()];
+        for (&i, &x) in indices.iter().zip(w) {
+            full[i] = x;
+        }
+        full
+    };
+    let baseline = match &config.baseline {
+        Some(path) => {
+            let file = WeightFile::load(path)?;
+            let player = LinearPlayer::from_file(game, &file)
+                .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
+            Some((path.clone(), player))
+        }
+        None => None,
+    };
+
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create run folder {}", dir.display()))?;
+    let checkpoint_path = dir.join("checkpoint.json");
+    let mut checkpoint = if resume {
+        let text = std::fs::read_to_string(&checkpoint_path).with_context(|| {
+            format!(
+                "cannot resume: no checkpoint at {}",
+                checkpoint_path.display()
+            )
+        })?;
+        serde_json::from_str::<Checkpoint>(&text)
+            .with_context(|| format!("checkpoint {} is damaged", checkpoint_path.display()))?
+    } else {
+        let start = match &config.init {
+            Some(path) => {
+                let file = WeightFile::load(path)?;
+                file.check_against(game.name(), all)
+                    .map_err(|e| anyhow::anyhow!("initial weights {}: {e}", path.display()))?;
+                Some(
+                    names
+                        .iter()
+                        .map(|n| file.weights.get(n).copied().unwrap_or(0.0))
+                        .collect::<Vec<f64>>(),
+                )
+            }
+            None => None,
+        };
+        let mut rng = stream(config.seed, Purpose::Population, 0, 0);
+        let optimizer =
+            GeneticAlgorithm::new(config.ga.clone(), names.len(), start.as_deref(), &mut rng);
+        write_atomic(&dir.join("run.toml"), config.to_toml().as_bytes())?;
+        Checkpoint {
+            next_generation: 0,
+            optimizer,
+            history: Vec::new(),
+            evaluations: 0,
+        }
+    };
+    if !resume {
+        // A fresh start replaces any earlier run's timings.
+        write_atomic(
+            &dir.join("timings.csv"),
+            b"generation,seconds,games,pieces,games_per_second,pieces_per_second\n",
+        )?;
+    }
+
+    let stop = stop_flag();
+    let limits = config.limits();
+    let title = format!("{} ({}), seed {}", game.name(), game.rules(), config.seed);
+    let bar = (mode == Mode::Bar).then(|| {
+        let bar = ProgressBar::new(config.generations);
+        bar.set_style(
+            ProgressStyle::with_template("generation {pos}/{len} [{bar:25}] {msg} eta {eta}")
+                .expect("a valid progress template")
+                .progress_chars("=> "),
+        );
+        bar.set_position(checkpoint.next_generation);
+        bar
+    });
+
+    while checkpoint.next_generation < config.generations {
+        let g = checkpoint.next_generation;
+        let started = Instant::now();
+        let candidates: Vec<Vec<f64>> = checkpoint
+            .optimizer
+            .ask()
+            .iter()
+            .map(|w| expand(w))
+            .collect();
+        let scores = crate::episode::with_threads(config.threads, || {
+            score_candidates(
+                game,
+                &candidates,
+                config.games,
+                |i| stream(config.seed, Purpose::TrainingGames, g, i),
+                limits,
+                stop,
+                || {},
+            )
+        })??;
+        let Some(scores) = scores else {
+            if let Some(bar) = &bar {
+                bar.abandon();
+            }
+            bail!(
+                "stopped during generation {g}; resume with: stacktune evolve --resume {}",
+                dir.display()
+            );
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let summary = Summary::of(&scores.fitness);
+        let best_index = rank(&scores.fitness)[0];
+        checkpoint.evaluations += scores.games;
+        let best_weights = checkpoint.optimizer.ask()[best_index].clone();
+        let validate = (g + 1) % config.validate_every == 0 || g + 1 == config.generations;
+        let validation = if validate {
+            let player = LinearPlayer::from_vector(all, &expand(&best_weights))?;
+            let v = held_out(game, &player, config.validation_games, config, stop)?;
+            Some(v.mean)
+        } else {
+            None
+        };
+        checkpoint.history.push(HistoryRow {
+            generation: g,
+            evaluations: checkpoint.evaluations,
+            best: summary.max,
+            mean: summary.mean,
+            median: summary.median,
+            std: summary.std,
+            validation,
+            best_weights,
+        });
+        let mut rng = stream(config.seed, Purpose::Breeding, g, 0);
+        checkpoint.optimizer.tell(&scores.fitness, &mut rng);
+        checkpoint.next_generation = g + 1;
+
+        write_history(&dir.join("history.csv"), &names, &checkpoint.history)?;
+        plot_fitness(dir, &title, game.score_name(), &checkpoint.history)?;
+        plot_weights(dir, &title, &names, &checkpoint.history)?;
+        write_atomic(
+            &checkpoint_path,
+            serde_json::to_string(&checkpoint)?.as_bytes(),
+        )?;
+        append_timing(dir, g, seconds, scores.games, scores.moves)?;
+
+        let line = format!(
+            "best {:.1} mean {:.1}{} | {:.0} games/s",
+            summary.max,
+            summary.mean,
+            validation.map_or(String::new(), |v| format!(" held-out {v:.1}")),
+            scores.games as f64 / seconds.max(1e-9)
+        );
+        match (&bar, mode) {
+            (Some(bar), _) => {
+                bar.set_message(line);
+                bar.inc(1);
+            }
+            (None, Mode::Lines) => eprintln!("generation {}/{}: {line}", g + 1, config.generations),
+            _ => {}
+        }
+        if stop.load(Ordering::SeqCst) {
+            if let Some(bar) = &bar {
+                bar.abandon();
+            }
+            bail!(
+                "stopped after generation {}; resume with: stacktune evolve --resume {}",
+                g + 1,
+                dir.display()
+            );
+        }
+    }
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+
+    // The final generation's best, on all held-out games, next to the baseline.
+    let last = checkpoint
+        .history
+        .last()
+        .expect("at least one generation ran");
+    let best_full = expand(&last.best_weights);
+    let player = LinearPlayer::from_vector(all, &best_full)?;
+    if mode != Mode::Quiet {
+        eprintln!(
+            "scoring the best weights on {} held-out games",
+            config.final_games
+        );
+    }
+    let best = held_out(game, &player, config.final_games, config, stop)?;
+    let baseline = match &baseline {
+        Some((path, p)) => Some((
+            path.clone(),
+            held_out(game, p, config.final_games, config, stop)?,
+        )),
+        None => None,
+    };
+    let mut weights = BTreeMap::new();
+    for (name, &w) in names.iter().zip(&last.best_weights) {
+        weights.insert(name.clone(), w);
+    }
+    let mut meta = toml::Table::new();
+    let mut put = |k: &str, v: toml::Value| {
+        meta.insert(k.to_string(), v);
+    };
+    put(
+        "source",
+        format!("stacktune evolve, run {}", config.name).into(),
+    );
+    put("rules", game.rules().into());
+    put(
+        "features",
+        toml::Value::Array(names.iter().map(|n| n.clone().into()).collect()),
+    );
+    put("fitness", last.best.into());
+    put("generation", (last.generation as i64).into());
+    put("seed", (config.seed as i64).into());
+    put("validation_mean", best.mean.into());
+    put("validation_ci95", best.ci95.into());
+    put("validation_games", (config.final_games as i64).into());
+    put("validation_seed", (config.validation_seed as i64).into());
+    put("max_pieces", (config.max_pieces as i64).into());
+    put("stacktune_version", env!("CARGO_PKG_VERSION").into());
+    let file = WeightFile {
+        game: game.name().to_string(),
+        weights,
+        meta,
+    };
+    file.save(&dir.join("best.toml"), all)?;
+    Ok(RunResult {
+        dir: dir.to_path_buf(),
+        best,
+        baseline,
+    })
+}
+
+/// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
+fn held_out<G: Game>(
+    game: &G,
+    player: &LinearPlayer,
+    games: u64,
+    config: &RunConfig,
+    stop: &AtomicBool,
+) -> Result<Summary> {
+    let results = crate::episode::with_threads(config.threads, || {
+        play_all(
+            game,
+            std::slice::from_ref(player),
+            games,
+            |i| game_stream(config.validation_seed, i),
+            config.limits(),
+            stop,
+            || {},
+        )
+    })?
+    .context("stopped during validation; resume with --resume")?;
+    let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
+    Ok(Summary::of(&scores))
+}
+
+fn append_timing(dir: &Path, generation: u64, seconds: f64, games: u64, pieces: u64) -> Result<()> {
+    let path = dir.join("timings.csv");
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    writeln!(
+        f,
+        "{generation},{seconds:.3},{games},{pieces},{:.1},{:.0}",
+        games as f64 / seconds.max(1e-9),
+        pieces as f64 / seconds.max(1e-9)
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_is_located() {
+        let text = "seed = 3\npopulaton = 4\n";
+        let e = toml::from_str::<RunConfig>(text).unwrap_err();
+        let line = toml_error(text, &e);
+        assert!(
+            line.starts_with("line 2, column 1: unknown field `populaton`"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn configs_round_trip() {
+        for c in [RunConfig::default(), RunConfig::builtin()] {
+            assert_eq!(toml::from_str::<RunConfig>(&c.to_toml()).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn feature_names_are_checked() {
+        let all = ["a", "b", "c"];
+        assert_eq!(feature_indices(&all, &[], "g").unwrap(), vec![0, 1, 2]);
+        assert_eq!(
+            feature_indices(&all, &["c".into(), "a".into()], "g").unwrap(),
+            vec![2, 0]
+        );
+        assert_eq!(
+            feature_indices(&all, &["d".into()], "g")
+                .unwrap_err()
+                .to_string(),
+            "unknown feature `d` for game g; valid names: a, b, c"
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! Running the real `stacktune` binary from integration tests.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root, where `weights/` lives.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary with `args` in `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the stacktune binary runs")
+}
+
+/// Runs the binary in the repository root.
+pub fn run(args: &[&str]) -> Output {
+    run_in(&root(), args)
+}
+
+/// Asserts a clean failure: non-zero exit, no panic, exactly one line on stderr starting with
+/// `error:` and containing `needle`.
+pub fn assert_one_line_error(out: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "expected failure, stderr: {stderr}");
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "want one line, got: {stderr}");
+    assert!(lines[0].starts_with("error: "), "{stderr}");
+    assert!(lines[0].contains(needle), "want `{needle}` in: {stderr}");
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

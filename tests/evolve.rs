@@ -1,0 +1,297 @@
+//! `evolve` through the real binary: byte-identical reruns with 1 and 2 threads, resume after
+//! kill -9, config errors, the run folder's files, and the best.toml → play round trip.
+
+mod common;
+use common::*;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A small but real run: Tetris 6 × 10 with eight features.
+const CONFIG: &str = r#"
+name = "small"
+seed = 5
+generations = 4
+games = 6
+max_pieces = 300
+features = ["landing_height", "eroded_piece_cells", "row_transitions", "column_transitions", "holes", "cumulative_wells", "hole_depth", "rows_with_holes"]
+validation_games = 10
+validate_every = 2
+final_games = 20
+validation_seed = 77
+
+[game]
+game = "tetris"
+width = 6
+height = 10
+
+[ga]
+population = 8
+elitism = 1
+"#;
+
+fn write_config(dir: &Path, text: &str) {
+    fs::write(dir.join("run.config.toml"), text).unwrap();
+}
+
+fn evolve(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["evolve", "--config", "run.config.toml", "--quiet"];
+    args.extend_from_slice(extra);
+    run_in(dir, &args)
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn same_config_same_bytes_with_one_or_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    let a = evolve(dir.path(), &["--threads", "1", "--out", "a"]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let b = evolve(dir.path(), &["--threads", "2", "--out", "b"]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    for name in [
+        "history.csv",
+        "best.toml",
+        "checkpoint.json",
+        "fitness.svg",
+        "weights.svg",
+    ] {
+        assert_eq!(
+            read(&dir.path().join("a"), name),
+            read(&dir.path().join("b"), name),
+            "{name} differs between 1 and 2 threads"
+        );
+    }
+}
+
+#[test]
+fn run_folder_holds_every_file_and_history_is_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    let out = evolve(dir.path(), &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = dir.path().join("reports/tetris-small");
+    for name in [
+        "run.toml",
+        "history.csv",
+        "fitness.svg",
+        "fitness.png",
+        "weights.svg",
+        "weights.png",
+        "best.toml",
+        "checkpoint.json",
+        "timings.csv",
+    ] {
+        assert!(run.join(name).is_file(), "{name} missing");
+    }
+    let png = fs::read(run.join("fitness.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let history = read(&run, "history.csv");
+    let lines: Vec<&str> = history.lines().collect();
+    assert_eq!(lines.len(), 5, "header + 4 generations");
+    assert!(
+        lines[0]
+            .starts_with("generation,evaluations,best,mean,median,std,validation,landing_height,")
+    );
+    // Validation every 2 generations: generations 1 and 3 (0-based) carry a figure.
+    let validation: Vec<bool> = lines[1..]
+        .iter()
+        .map(|l| !l.split(',').nth(6).unwrap().is_empty())
+        .collect();
+    assert_eq!(validation, [false, true, false, true]);
+    // 8 candidates × 6 games per generation.
+    assert_eq!(lines[4].split(',').nth(1).unwrap(), "192");
+    // No temporary file is left behind.
+    assert!(
+        fs::read_dir(&run).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains(".tmp"))
+    );
+    // run.toml reproduces the run.
+    let again = run_in(
+        dir.path(),
+        &[
+            "evolve",
+            "--config",
+            "reports/tetris-small/run.toml",
+            "--out",
+            "again",
+            "--quiet",
+        ],
+    );
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(
+        read(&run, "history.csv"),
+        read(&dir.path().join("again"), "history.csv")
+    );
+    assert_eq!(
+        read(&run, "best.toml"),
+        read(&dir.path().join("again"), "best.toml")
+    );
+}
+
+#[test]
+fn best_weights_replay_to_the_recorded_validation() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    let out = evolve(dir.path(), &["--out", "r"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let best: toml::Table = toml::from_str(&read(&dir.path().join("r"), "best.toml")).unwrap();
+    let recorded = best["meta"]["validation_mean"].as_float().unwrap();
+    let best_path = dir.path().join("r/best.toml");
+    let play = run(&[
+        "play",
+        "--weights",
+        best_path.to_str().unwrap(),
+        "--width",
+        "6",
+        "--height",
+        "10",
+        "--seed",
+        "77",
+        "--games",
+        "20",
+        "--max-pieces",
+        "300",
+        "--json",
+    ]);
+    assert!(
+        play.status.success(),
+        "{}",
+        String::from_utf8_lossy(&play.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&play)).unwrap();
+    assert_eq!(v["mean"].as_f64().unwrap(), recorded);
+    // The same command is what evolve prints for reproducing the figure.
+    assert!(
+        stdout(&out).contains("--seed 77 --games 20 --max-pieces 300"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn resume_after_kill_gives_the_same_result() {
+    let dir = tempfile::tempdir().unwrap();
+    // Start from El-Tetris's weights so every game plays its 3,000 pieces: generations take
+    // long enough for the kill to land mid-run.
+    let init = root().join("weights/tetris/el-tetris.toml");
+    let config = CONFIG
+        .replace("generations = 4", "generations = 6")
+        .replace("max_pieces = 300", "max_pieces = 3000")
+        .replace(
+            "seed = 5",
+            &format!("seed = 5\ninit = {:?}", init.to_str().unwrap()),
+        )
+        .replace(
+            "features = [\"landing_height\", \"eroded_piece_cells\"",
+            "features = [\"landing_height\", \"lines_cleared\"",
+        )
+        .replace(", \"hole_depth\", \"rows_with_holes\"]", "]");
+    write_config(dir.path(), &config);
+    let whole = evolve(dir.path(), &["--out", "whole"]);
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args([
+            "evolve",
+            "--config",
+            "run.config.toml",
+            "--quiet",
+            "--out",
+            "cut",
+            "--threads",
+            "1",
+        ])
+        .current_dir(dir.path())
+        .spawn()
+        .unwrap();
+    let checkpoint = dir.path().join("cut/checkpoint.json");
+    let start = Instant::now();
+    while !checkpoint.exists() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let cut: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("cut"), "checkpoint.json")).unwrap();
+    let done = cut["next_generation"].as_u64().unwrap();
+    assert!(
+        (1..6).contains(&done),
+        "killed after {done} generations: not mid-run"
+    );
+    let resumed = run_in(dir.path(), &["evolve", "--resume", "cut", "--quiet"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.path().join("whole"), name),
+            read(&dir.path().join("cut"), name),
+            "{name} differs after resume"
+        );
+    }
+}
+
+#[test]
+fn unknown_key_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), "seed = 1\ngenerashuns = 3\n");
+    assert_one_line_error(
+        &evolve(dir.path(), &[]),
+        "config file run.config.toml: line 2, column 1: unknown field `generashuns`",
+    );
+}
+
+#[test]
+fn population_zero_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    assert_one_line_error(
+        &evolve(dir.path(), &["--population", "0"]),
+        "population must be at least 2 (got 0)",
+    );
+}
+
+#[test]
+fn unknown_feature_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    assert_one_line_error(
+        &evolve(dir.path(), &["--features", "holes,wells"]),
+        "unknown feature `wells` for game tetris; valid names: landing_height,",
+    );
+}
+
+#[test]
+fn resume_without_checkpoint_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_one_line_error(
+        &run_in(dir.path(), &["evolve", "--resume", "nothing"]),
+        "config file nothing/run.toml",
+    );
+}

@@ -1,0 +1,253 @@
+//! `play`, `moves` and `watch` through the real binary: results, JSON shapes, and one clear
+//! line for every kind of bad input.
+
+mod common;
+use common::*;
+use std::fs;
+
+#[test]
+fn play_json_has_exactly_the_documented_keys() {
+    let out = run(&[
+        "play",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--games",
+        "20",
+        "--width",
+        "6",
+        "--height",
+        "8",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "ci95",
+            "games",
+            "max",
+            "mean",
+            "median",
+            "min",
+            "pieces_per_second",
+            "std",
+            "total_pieces"
+        ]
+    );
+    assert_eq!(v["games"], 20);
+}
+
+#[test]
+fn play_does_not_depend_on_threads() {
+    let args = |t: &'static str| {
+        [
+            "play",
+            "--weights",
+            "weights/tetris/el-tetris.toml",
+            "--games",
+            "30",
+            "--width",
+            "6",
+            "--height",
+            "10",
+            "--seed",
+            "11",
+            "--json",
+            "--threads",
+            t,
+        ]
+    };
+    let strip = |s: String| {
+        let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        v.as_object_mut().unwrap().remove("pieces_per_second");
+        v
+    };
+    let one = strip(stdout(&run(&args("1"))));
+    let two = strip(stdout(&run(&args("2"))));
+    assert_eq!(one, two);
+    assert!(one["total_pieces"].as_u64().unwrap() > 30);
+}
+
+#[test]
+fn moves_lists_every_placement_with_features() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("b.txt"),
+        "......\n......\n......\n......\n##.###\n",
+    )
+    .unwrap();
+    let out = run_in(
+        dir.path(),
+        &["moves", "--board", "b.txt", "--piece", "I", "--json"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let moves = v.as_array().unwrap();
+    // I on width 6: 3 horizontal + 6 vertical placements.
+    assert_eq!(moves.len(), 9);
+    // The vertical I in column 2 clears the bottom row and tops out nowhere.
+    let clear = moves
+        .iter()
+        .find(|m| m["placement"]["orientation"] == 1 && m["placement"]["column"] == 2)
+        .unwrap();
+    assert_eq!(clear["topout"], false);
+    assert_eq!(clear["lines"], 1);
+    assert_eq!(clear["features"]["eroded_piece_cells"], 1.0);
+    assert_eq!(clear["features"]["landing_height"], 1.5);
+    assert_eq!(
+        clear["after"],
+        serde_json::json!(["......", "......", "..#...", "..#...", "..#..."])
+    );
+    assert_eq!(clear["features"].as_object().unwrap().len(), 13);
+}
+
+#[test]
+fn moves_marks_topouts_with_null_board() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("b.txt"), "....\n#...\n#...\n#...\n").unwrap();
+    let out = run_in(
+        dir.path(),
+        &["moves", "--board", "b.txt", "--piece", "I", "--json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let topouts: Vec<_> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["topout"] == true)
+        .collect();
+    // Only the vertical I on column 0's stack of three tops out; the horizontal I lands in the
+    // top row, fills it and clears it.
+    assert_eq!(topouts.len(), 1);
+    assert_eq!(
+        topouts[0]["placement"],
+        serde_json::json!({"orientation": 1, "column": 0})
+    );
+    assert!(topouts[0]["after"].is_null() && topouts[0]["features"].is_null());
+    let flat = &v[0];
+    assert_eq!(
+        flat["placement"],
+        serde_json::json!({"orientation": 0, "column": 0})
+    );
+    assert_eq!(flat["lines"], 1);
+    assert_eq!(
+        flat["after"],
+        serde_json::json!(["....", "#...", "#...", "#..."])
+    );
+}
+
+#[test]
+fn watch_plays_one_game_to_the_end() {
+    let out = run(&[
+        "watch",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--width",
+        "6",
+        "--height",
+        "6",
+        "--seed",
+        "2",
+        "--delay-ms",
+        "0",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.lines().last().unwrap().starts_with("game over after "),
+        "{text}"
+    );
+}
+
+#[test]
+fn missing_weights_file() {
+    let out = run(&["play", "--weights", "no/such.toml"]);
+    assert_one_line_error(&out, "cannot read weights file no/such.toml");
+}
+
+#[test]
+fn malformed_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("w.toml"),
+        "game = \"tetris\"\n[weights\nholes = 1\n",
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["play", "--weights", "w.toml"]);
+    assert_one_line_error(&out, "weights file w.toml: malformed TOML");
+}
+
+#[test]
+fn unknown_feature_lists_valid_names() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("w.toml"),
+        "game = \"tetris\"\n[weights]\nholez = -1.0\n",
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["play", "--weights", "w.toml"]);
+    assert_one_line_error(
+        &out,
+        "unknown feature `holez` for game tetris; valid names: landing_height, eroded_piece_cells",
+    );
+}
+
+#[test]
+fn nan_weight() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("w.toml"),
+        "game = \"tetris\"\n[weights]\nholes = nan\n",
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["play", "--weights", "w.toml"]);
+    assert_one_line_error(&out, "weight `holes` is NaN");
+}
+
+#[test]
+fn ragged_board_file() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("b.txt"), "......\n.....\n......\n......\n").unwrap();
+    let out = run_in(dir.path(), &["moves", "--board", "b.txt", "--piece", "T"]);
+    assert_one_line_error(
+        &out,
+        "board file b.txt line 2: 5 cells, but the first row has 6",
+    );
+}
+
+#[test]
+fn width_out_of_range() {
+    let out = run(&[
+        "play",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--width",
+        "17",
+    ]);
+    assert_one_line_error(&out, "tetris board width 17 is out of range 4..=16");
+}
+
+#[test]
+fn unknown_game() {
+    let out = run(&[
+        "play",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--game",
+        "chess",
+    ]);
+    assert_one_line_error(&out, "unknown game `chess`");
+}

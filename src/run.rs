@@ -54,6 +54,10 @@ pub struct RunConfig {
     /// Held-out games of the final validation (the first `validation_games` of them are the
     /// ones validated during the run).
     pub final_games: u64,
+    /// Stop each held-out game after this many pieces (0 = play it to its end). Kept apart
+    /// from `max_pieces` so that training can be capped for speed while the reported figure
+    /// is not.
+    pub validation_max_pieces: u64,
     /// Seed of the held-out games: `play --seed <validation_seed>` plays the same games.
     pub validation_seed: u64,
     /// A weights file played on the final held-out games for comparison.
@@ -80,6 +84,7 @@ impl Default for RunConfig {
             validation_games: 100,
             validate_every: 5,
             final_games: 1_000,
+            validation_max_pieces: 0,
             validation_seed: 1_000_001,
             baseline: None,
             threads: 0,
@@ -107,6 +112,12 @@ impl RunConfig {
             },
             ..RunConfig::default()
         }
+    }
+}
+
+fn cap(pieces: u64) -> EpisodeLimits {
+    EpisodeLimits {
+        max_moves: (pieces > 0).then_some(pieces),
     }
 }
 
@@ -163,9 +174,11 @@ impl RunConfig {
     }
 
     fn limits(&self) -> EpisodeLimits {
-        EpisodeLimits {
-            max_moves: (self.max_pieces > 0).then_some(self.max_pieces),
-        }
+        cap(self.max_pieces)
+    }
+
+    fn validation_limits(&self) -> EpisodeLimits {
+        cap(self.validation_max_pieces)
     }
 
     /// The config as TOML, the way `run.toml` stores it.
@@ -452,7 +465,7 @@ pub fn evolve<G: Game>(
     put("validation_ci95", best.ci95.into());
     put("validation_games", (config.final_games as i64).into());
     put("validation_seed", (config.validation_seed as i64).into());
-    put("max_pieces", (config.max_pieces as i64).into());
+    put("max_pieces", (config.validation_max_pieces as i64).into());
     put("stacktune_version", env!("CARGO_PKG_VERSION").into());
     let file = WeightFile {
         game: game.name().to_string(),
@@ -481,7 +494,7 @@ fn held_out<G: Game>(
             std::slice::from_ref(player),
             games,
             |i| game_stream(config.validation_seed, i),
-            config.limits(),
+            config.validation_limits(),
             stop,
             || {},
         )

@@ -19,6 +19,7 @@ features = ["landing_height", "eroded_piece_cells", "row_transitions", "column_t
 validation_games = 10
 validate_every = 2
 final_games = 20
+validation_max_pieces = 300
 validation_seed = 77
 
 [game]

@@ -165,8 +165,8 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         game_flags(&config.game),
         config.validation_seed,
         config.final_games,
-        if config.max_pieces > 0 {
-            format!(" --max-pieces {}", config.max_pieces)
+        if config.validation_max_pieces > 0 {
+            format!(" --max-pieces {}", config.validation_max_pieces)
         } else {
             String::new()
         }

@@ -3,9 +3,14 @@
 //! Columns (bit r = row r, row 0 at the bottom) make a drop a shift and an OR, a column height a
 //! leading-zero count, and every transition, hole and well count a handful of popcounts, which
 //! is what makes the player fast (the papers' simulator used rows; columns suit drop-from-above).
+//!
+//! Every feature is a fold of per-column shares, so the drops of one piece ([`DropBase`]) tally
+//! the board once and then recompute only the few columns each drop touches; a drop that clears
+//! rows moves every column and is tallied afresh.
 
 use super::pieces::Drop;
 use crate::game::{FeatureMask, FeatureValues};
+use std::ops::Range;
 
 /// Widest board supported: one `u64` per column in a fixed array.
 pub const MAX_WIDTH: usize = 16;
@@ -139,62 +144,84 @@ impl Board {
         u64::MAX >> (64 - self.height as u32)
     }
 
+    /// Row of the piece's bottom row: the lowest at which every covered column clears the stack.
+    /// `span` is the drop's, passed apart so that a constant one unrolls the loops.
+    #[inline(always)]
+    fn landing_row(&self, drop: &Drop, span: usize) -> u32 {
+        let x0 = drop.column as usize;
+        let mut y = 0u32;
+        for j in 0..span {
+            let need = column_height(self.cols[x0 + j]).saturating_sub(drop.bottoms[j] as u32);
+            y = y.max(need);
+        }
+        y
+    }
+
+    /// ORs the piece's cells into its columns with its bottom row at `y`, keeping only the cells
+    /// inside the board, and returns them per covered column.
+    #[inline(always)]
+    fn place(&mut self, drop: &Drop, y: u32, span: usize) -> [u64; 4] {
+        let x0 = drop.column as usize;
+        let rows = self.rows_mask();
+        let mut cells = [0; 4];
+        for (j, (cell, mask)) in cells.iter_mut().zip(drop.masks).take(span).enumerate() {
+            *cell = mask.checked_shl(y).unwrap_or(0) & rows;
+            self.cols[x0 + j] |= *cell;
+        }
+        cells
+    }
+
+    /// Whether dropping the piece would top out, without dropping it.
     #[inline]
-    fn column_height(col: u64) -> u32 {
-        64 - col.leading_zeros()
+    pub fn would_top_out(&self, drop: &Drop) -> bool {
+        self.tops_out(drop, self.landing_row(drop, drop.span as usize))
+    }
+
+    /// Whether a piece with its bottom row at `y` has a cell at row ≥ H.
+    #[inline(always)]
+    fn tops_out(&self, drop: &Drop, y: u32) -> bool {
+        y + drop.rows as u32 > self.height as u32
+    }
+
+    /// Removes the `full` rows of a placed piece and says what the drop did.
+    #[inline(always)]
+    fn settle(&mut self, drop: &Drop, y: u32, topout: bool, full: u64) -> Landing {
+        let mut landing = Landing {
+            topout,
+            lines: 0,
+            eroded: 0,
+            landing_height: y as f64 + (drop.rows as f64 - 1.0) / 2.0,
+        };
+        if full != 0 {
+            // Not a top-out, so y + rows ≤ H ≤ 64 and the shift stays inside the word.
+            let piece_cells: u32 = drop
+                .masks
+                .iter()
+                .map(|m| ((m << y) & full).count_ones())
+                .sum();
+            landing.lines = full.count_ones();
+            landing.eroded = landing.lines * piece_cells;
+            self.remove_rows(full);
+        }
+        landing
     }
 
     /// Drops a piece straight down from above, then removes full rows. A drop that tops out
     /// still places the cells that fit, so the board stays drawable; the caller decides.
     #[inline]
     pub fn drop_piece(&mut self, drop: &Drop) -> Landing {
-        let x0 = drop.column as usize;
         let span = drop.span as usize;
-        let mut y = 0u32;
-        for j in 0..span {
-            let h = Self::column_height(self.cols[x0 + j]);
-            let need = h.saturating_sub(drop.bottoms[j] as u32);
-            y = y.max(need);
-        }
-        let landing_height = y as f64 + (drop.rows as f64 - 1.0) / 2.0;
-        let topout = y + drop.rows as u32 > self.height as u32;
-        let mask = self.rows_mask();
-        for j in 0..span {
-            let bits = if y >= 64 { 0 } else { drop.masks[j] << y };
-            self.cols[x0 + j] |= bits & mask;
-        }
-        if topout {
-            return Landing {
-                topout,
-                lines: 0,
-                eroded: 0,
-                landing_height,
-            };
-        }
-        let mut full = mask;
-        for col in &self.cols[..self.width as usize] {
-            full &= col;
-        }
-        if full == 0 {
-            return Landing {
-                topout,
-                lines: 0,
-                eroded: 0,
-                landing_height,
-            };
-        }
-        let lines = full.count_ones();
-        let mut piece_cells = 0;
-        for j in 0..span {
-            piece_cells += ((drop.masks[j] << y) & full).count_ones();
-        }
-        self.remove_rows(full);
-        Landing {
-            topout,
-            lines,
-            eroded: lines * piece_cells,
-            landing_height,
-        }
+        let y = self.landing_row(drop, span);
+        self.place(drop, y, span);
+        let topout = self.tops_out(drop, y);
+        let full = if topout {
+            0
+        } else {
+            self.cols[..self.width as usize]
+                .iter()
+                .fold(self.rows_mask(), |full, &c| full & c)
+        };
+        self.settle(drop, y, topout, full)
     }
 
     /// Removes the rows set in `full`; everything above moves down.
@@ -212,104 +239,515 @@ impl Board {
         }
     }
 
+    /// The columns between walls, see [`Padded`].
+    #[inline(always)]
+    fn padded(&self) -> Padded {
+        let width = self.width as usize;
+        let mut padded = [self.rows_mask(); PADDED];
+        padded[PAD..PAD + width].copy_from_slice(&self.cols[..width]);
+        padded
+    }
+
     /// Computes the board features selected by `mask` into `out` (move features excluded).
     #[inline]
     pub fn features(&self, mask: FeatureMask, out: &mut FeatureValues) {
-        let width = self.width as usize;
-        let rows = self.rows_mask();
-        let cols = &self.cols[..width];
-        let out = &mut out.0;
+        let padded = self.padded();
+        Tally::over(
+            &View::new(&padded, 0, self),
+            &Reach::board(self),
+            mask,
+            |_, _, _| {},
+        )
+        .write(mask, out);
+    }
+}
 
-        if mask & bit(ROW_TRANSITIONS) != 0 {
-            let mut t = 0;
-            let mut left = rows;
-            for &c in cols {
-                t += (left ^ c).count_ones();
-                left = c;
-            }
-            t += (left ^ rows).count_ones();
-            out[ROW_TRANSITIONS] = t as f64;
+/// Rows below and including the top filled cell of a column.
+#[inline(always)]
+fn column_height(col: u64) -> u32 {
+    64 - col.leading_zeros()
+}
+
+/// Mask of the rows below `height`.
+#[inline(always)]
+fn below(height: u32) -> u64 {
+    if height == 0 {
+        0
+    } else {
+        u64::MAX >> (64 - height)
+    }
+}
+
+/// Columns with walls around them: [`PAD`] full columns on the left, the board's columns, and
+/// full columns to the end. Walls count as filled for transitions and wells, so no share needs a
+/// case for the edge, and the window of a drop at any column stays inside.
+type Padded = [u64; PADDED];
+/// Walls left of the board in [`Padded`]: a site looks one column further than its neighbour.
+const PAD: usize = 2;
+/// Columns copied for a drop: the sites it can change (the ≤ 4 columns it covers and one
+/// neighbour each side) and their neighbours.
+const WINDOW: usize = 8;
+/// Enough columns for the window of a drop at any column.
+const PADDED: usize = MAX_WIDTH - 1 + WINDOW;
+
+/// Well cells of column `c` between `left` and `right`: every empty cell with both neighbours
+/// filled counts 1 + the empty cells directly below it.
+#[inline(always)]
+fn wells(left: u64, c: u64, right: u64, rows: u64) -> u32 {
+    let cells = left & right & !c & rows;
+    // Usually none, or one run straight up from the column's top: 1 + 2 + … + n. Adding the
+    // bit just above the top clears such a run, and there are no cells below it.
+    let above_top = 1u64.checked_shl(column_height(c)).unwrap_or(0);
+    if cells & (cells.wrapping_add(above_top) | above_top.wrapping_sub(1)) == 0 {
+        let n = cells.count_ones();
+        return n * (n + 1) / 2;
+    }
+    // Otherwise, depth by depth, the cells whose empty run reaches that far down.
+    let empty = !c & rows;
+    let mut sum = 0;
+    let mut reach = cells;
+    while reach != 0 {
+        sum += reach.count_ones();
+        reach = (reach >> 1) & empty;
+    }
+    sum
+}
+
+/// Empty cells below the top of a column.
+#[inline(always)]
+fn hole_bits(c: u64) -> u64 {
+    !c & below(column_height(c))
+}
+
+/// Holes in a column: empty cells below its top.
+#[inline(always)]
+fn holes(c: u64) -> u32 {
+    column_height(c) - c.count_ones()
+}
+
+/// Transitions between filled and empty cells up a column, the floor filled and the row above
+/// row 63 empty.
+#[inline(always)]
+fn column_transitions(c: u64) -> u32 {
+    (((c << 1) | 1) ^ c).count_ones() + (c >> 63) as u32
+}
+
+/// Filled cells of the runs sitting directly on a hole.
+#[inline(always)]
+fn hole_depth(c: u64) -> u32 {
+    let mut depth = 0;
+    let mut starts = c & (hole_bits(c) << 1);
+    while starts != 0 {
+        let r = starts.trailing_zeros();
+        starts &= starts - 1;
+        depth += (c >> r).trailing_ones();
+    }
+    depth
+}
+
+/// Bits of each count in the [`PATTERN_DIVERSITY`] sum, see [`Tally`].
+const STEP_BITS: u32 = 4;
+
+/// A height difference as a count of one in its pattern-diversity slot.
+#[inline(always)]
+fn step_count(d: i32) -> u32 {
+    if d.abs() <= 2 {
+        1 << (STEP_BITS as i32 * (d + 2))
+    } else {
+        0
+    }
+}
+
+/// How many of the five height differences −2..=2 occur, from their packed counts.
+#[inline(always)]
+fn distinct_steps(steps: u32) -> u32 {
+    let mut any = steps;
+    for shift in 1..STEP_BITS {
+        any |= steps >> shift;
+    }
+    let lowest = (0..5).fold(0, |m, k| m | 1 << (STEP_BITS * k));
+    (any & lowest).count_ones()
+}
+
+/// Padded columns (or a window of them, `shift` columns in) with what a share needs to know
+/// about the board. Site `k` is the column `cols[k]` with the edge on its left.
+struct View<'a> {
+    cols: &'a [u64],
+    shift: usize,
+    width: usize,
+    rows: u64,
+}
+
+impl<'a> View<'a> {
+    #[inline(always)]
+    fn new(cols: &'a [u64], shift: usize, board: &Board) -> View<'a> {
+        View {
+            cols,
+            shift,
+            width: board.width as usize,
+            rows: board.rows_mask(),
         }
-        if mask & bit(COLUMN_TRANSITIONS) != 0 {
-            let mut t = 0;
-            for &c in cols {
-                let c = c as u128;
-                t += (((c << 1) | 1) ^ c).count_ones();
-            }
-            out[COLUMN_TRANSITIONS] = t as f64;
+    }
+
+    /// Board column of site `k`, wrapping: left of the board is as far out as right of it.
+    #[inline(always)]
+    fn x(&self, k: usize) -> usize {
+        (self.shift + k).wrapping_sub(PAD)
+    }
+
+    /// Site `k`'s cells if it is a board column, not a wall.
+    #[inline(always)]
+    fn column(&self, k: usize) -> Option<u64> {
+        (self.x(k) < self.width).then_some(self.cols[k])
+    }
+
+    /// The height difference across site `k`'s edge if both sides are board columns.
+    #[inline(always)]
+    fn step(&self, k: usize) -> Option<i32> {
+        (self.x(k).wrapping_sub(1) < self.width - 1)
+            .then(|| column_height(self.cols[k]) as i32 - column_height(self.cols[k - 1]) as i32)
+    }
+}
+
+/// Which sites a share depends on.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// The column itself.
+    Column,
+    /// The edge on its left: the column and its left neighbour.
+    Edge,
+    /// The column and both neighbours.
+    Neighbours,
+}
+
+/// Sites to tally, per [`Kind`] of share: everything for a whole board; for a drop, those
+/// whose share its covered columns can change.
+struct Reach {
+    columns: Range<usize>,
+    edges: Range<usize>,
+    neighbours: Range<usize>,
+}
+
+impl Reach {
+    /// Every site of `board` in [`Padded`]: its columns and the right wall, whose left edge
+    /// has row transitions.
+    #[inline(always)]
+    fn board(board: &Board) -> Reach {
+        Reach::every(PAD..PAD + board.width as usize + 1)
+    }
+
+    #[inline(always)]
+    fn every(sites: Range<usize>) -> Reach {
+        Reach {
+            columns: sites.clone(),
+            edges: sites.clone(),
+            neighbours: sites,
         }
-        if mask & (bit(HOLES) | bit(HOLE_DEPTH) | bit(ROWS_WITH_HOLES)) != 0 {
-            let mut holes = 0;
-            let mut depth = 0;
-            let mut hole_rows = 0u64;
-            for &c in cols {
-                let h = Self::column_height(c);
-                holes += h - c.count_ones();
-                if mask & (bit(HOLE_DEPTH) | bit(ROWS_WITH_HOLES)) != 0 {
-                    let below_top = if h == 0 { 0 } else { u64::MAX >> (64 - h) };
-                    let hole_bits = !c & below_top;
-                    hole_rows |= hole_bits;
-                    // Runs of filled cells whose bottom sits directly on a hole.
-                    let mut starts = c & (hole_bits << 1);
-                    while starts != 0 {
-                        let r = starts.trailing_zeros();
-                        starts &= starts - 1;
-                        depth += (c >> r).trailing_ones();
-                    }
-                }
-            }
-            out[HOLES] = holes as f64;
-            out[HOLE_DEPTH] = depth as f64;
-            out[ROWS_WITH_HOLES] = hole_rows.count_ones() as f64;
+    }
+
+    /// The sites changed when the sites `covered` change.
+    #[inline(always)]
+    fn around(covered: Range<usize>) -> Reach {
+        Reach {
+            columns: covered.clone(),
+            edges: covered.start..covered.end + 1,
+            neighbours: covered.start - 1..covered.end + 1,
         }
-        if mask & bit(CUMULATIVE_WELLS) != 0 {
-            let mut sum = 0;
-            for x in 0..width {
-                let left = if x == 0 { rows } else { cols[x - 1] };
-                let right = if x + 1 == width { rows } else { cols[x + 1] };
-                let c = cols[x];
-                let mut wells = left & right & !c & rows;
-                while wells != 0 {
-                    let r = wells.trailing_zeros();
-                    wells &= wells - 1;
-                    let below = c & ((1u64 << r) - 1);
-                    let empty_below = if below == 0 {
-                        r
-                    } else {
-                        r - Self::column_height(below)
-                    };
-                    sum += 1 + empty_below;
-                }
-            }
-            out[CUMULATIVE_WELLS] = sum as f64;
+    }
+
+    #[inline(always)]
+    fn of(&self, kind: Kind) -> Range<usize> {
+        match kind {
+            Kind::Column => self.columns.clone(),
+            Kind::Edge => self.edges.clone(),
+            Kind::Neighbours => self.neighbours.clone(),
         }
-        const HEIGHT_FEATURES: FeatureMask = bit(PATTERN_DIVERSITY)
-            | bit(AGGREGATE_HEIGHT)
-            | bit(BUMPINESS)
-            | bit(MAX_HEIGHT_FEATURE);
-        if mask & HEIGHT_FEATURES != 0 {
-            let mut aggregate = 0;
-            let mut bumpiness = 0;
-            let mut max = 0;
-            let mut patterns = 0u32;
-            let mut previous = None;
-            for &c in cols {
-                let h = Self::column_height(c) as i32;
-                aggregate += h;
-                max = max.max(h);
-                if let Some(p) = previous {
-                    let d: i32 = h - p;
-                    bumpiness += d.abs();
-                    if d.abs() <= 2 {
-                        patterns |= 1 << (d + 2);
-                    }
-                }
-                previous = Some(h);
+    }
+}
+
+/// The additive features, in the order of [`Tally::sums`], with the kind of their shares.
+/// Pattern diversity is last: its sum is a count per height difference, see [`step_count`].
+const SUMS: [(usize, Kind); 8] = [
+    (ROW_TRANSITIONS, Kind::Edge),
+    (COLUMN_TRANSITIONS, Kind::Column),
+    (HOLES, Kind::Column),
+    (CUMULATIVE_WELLS, Kind::Neighbours),
+    (HOLE_DEPTH, Kind::Column),
+    (AGGREGATE_HEIGHT, Kind::Column),
+    (BUMPINESS, Kind::Edge),
+    (PATTERN_DIVERSITY, Kind::Edge),
+];
+/// Where pattern diversity's counts are in [`SUMS`].
+const SUM_STEPS: usize = 7;
+/// The sums of Dellacherie's board features, first in [`SUMS`]; the rest are skipped together
+/// when a weight set uses none of [`EXTRA_FEATURES`].
+const DELLACHERIE_SUMS: usize = 4;
+/// Board features beyond Dellacherie's.
+const EXTRA_FEATURES: FeatureMask = bit(HOLE_DEPTH)
+    | bit(ROWS_WITH_HOLES)
+    | bit(PATTERN_DIVERSITY)
+    | bit(AGGREGATE_HEIGHT)
+    | bit(BUMPINESS)
+    | bit(MAX_HEIGHT_FEATURE);
+
+/// How many of [`SUMS`] the features in `mask` need.
+#[inline(always)]
+fn sums_used(mask: FeatureMask) -> usize {
+    if mask & EXTRA_FEATURES == 0 {
+        DELLACHERIE_SUMS
+    } else {
+        SUMS.len()
+    }
+}
+
+/// Sums of shares over the sites of a [`Reach`], one additive feature at a time.
+struct Shares<'a, R> {
+    reach: &'a Reach,
+    mask: FeatureMask,
+    sums: &'a mut [u32; 8],
+    running: &'a mut R,
+}
+
+impl<R: FnMut(usize, usize, u32)> Shares<'_, R> {
+    /// Sums `share` over the sites of the kind of [`SUMS`]`[slot]` if its feature is wanted.
+    #[inline(always)]
+    fn sum(&mut self, slot: usize, share: impl Fn(usize) -> u32) {
+        let (feature, kind) = SUMS[slot];
+        if self.mask & bit(feature) == 0 {
+            return;
+        }
+        let mut sum = 0;
+        for k in self.reach.of(kind) {
+            sum += share(k);
+            (self.running)(slot, k, sum);
+        }
+        self.sums[slot] = sum;
+    }
+}
+
+/// The board features as a fold over sites, each site contributing its share: additive
+/// features are sums (pattern diversity too, as a count per height difference, [`STEP_BITS`]
+/// bits each for at most 15 neighbour pairs), rows with holes an OR, the maximum height a max.
+/// A drop changes only the shares of the sites next to the columns it covers, so
+/// [`DropBase`] tallies the board once per piece and the full and incremental paths share
+/// [`Tally::over`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tally {
+    /// Indexed like [`SUMS`].
+    sums: [u32; 8],
+    hole_rows: u64,
+    max_height: u32,
+}
+
+impl Tally {
+    /// The tally of no site.
+    const NONE: Tally = Tally {
+        sums: [0; 8],
+        hole_rows: 0,
+        max_height: 0,
+    };
+
+    #[inline(always)]
+    fn combine(self, o: Tally) -> Tally {
+        Tally {
+            sums: std::array::from_fn(|k| self.sums[k] + o.sums[k]),
+            hole_rows: self.hole_rows | o.hole_rows,
+            max_height: self.max_height.max(o.max_height),
+        }
+    }
+
+    /// The features in `mask` of the sites in `reach`, feature by feature so that each loop
+    /// is short and the mask is tested once per feature. `running` sees each additive
+    /// feature's slot, each site and the sum up to and including it.
+    #[inline(always)]
+    fn over(
+        v: &View,
+        reach: &Reach,
+        mask: FeatureMask,
+        mut running: impl FnMut(usize, usize, u32),
+    ) -> Tally {
+        let mut t = Tally::NONE;
+        let mut shares = Shares {
+            reach,
+            mask,
+            sums: &mut t.sums,
+            running: &mut running,
+        };
+        shares.sum(0, |k| (v.cols[k - 1] ^ v.cols[k]).count_ones());
+        shares.sum(1, |k| v.column(k).map_or(0, column_transitions));
+        shares.sum(2, |k| v.column(k).map_or(0, holes));
+        shares.sum(3, |k| {
+            wells(v.cols[k - 1], v.cols[k], v.cols[k + 1], v.rows)
+        });
+        if mask & EXTRA_FEATURES == 0 {
+            return t;
+        }
+        shares.sum(4, |k| v.column(k).map_or(0, hole_depth));
+        shares.sum(5, |k| v.column(k).map_or(0, column_height));
+        shares.sum(6, |k| v.step(k).map_or(0, i32::unsigned_abs));
+        shares.sum(7, |k| v.step(k).map_or(0, step_count));
+        let columns = || reach.columns.clone().filter_map(|k| v.column(k));
+        if mask & bit(ROWS_WITH_HOLES) != 0 {
+            t.hole_rows = columns().fold(0, |rows, c| rows | hole_bits(c));
+        }
+        if mask & bit(MAX_HEIGHT_FEATURE) != 0 {
+            t.max_height = columns().map(column_height).max().unwrap_or(0);
+        }
+        t
+    }
+
+    /// Writes the features in `mask` (move features excluded).
+    #[inline(always)]
+    fn write(&self, mask: FeatureMask, out: &mut FeatureValues) {
+        for (&sum, &(feature, _)) in self.sums.iter().zip(&SUMS).take(sums_used(mask)) {
+            if mask & bit(feature) != 0 {
+                out.0[feature] = sum as f64;
             }
-            out[PATTERN_DIVERSITY] = patterns.count_ones() as f64;
-            out[AGGREGATE_HEIGHT] = aggregate as f64;
-            out[BUMPINESS] = bumpiness as f64;
-            out[MAX_HEIGHT_FEATURE] = max as f64;
+        }
+        if mask & EXTRA_FEATURES == 0 {
+            return;
+        }
+        if mask & bit(PATTERN_DIVERSITY) != 0 {
+            out.0[PATTERN_DIVERSITY] = distinct_steps(self.sums[SUM_STEPS]) as f64;
+        }
+        if mask & bit(ROWS_WITH_HOLES) != 0 {
+            out.0[ROWS_WITH_HOLES] = self.hole_rows.count_ones() as f64;
+        }
+        if mask & bit(MAX_HEIGHT_FEATURE) != 0 {
+            out.0[MAX_HEIGHT_FEATURE] = self.max_height as f64;
+        }
+    }
+}
+
+/// A board about to receive one piece, tallied once for all of the piece's drops: a drop that
+/// clears no line changes only the shares of the sites next to the columns it covers, so its
+/// features are the board's tally with those few sites taken out and computed anew, instead
+/// of a pass over the whole board per drop.
+#[derive(Clone, Debug)]
+pub struct DropBase {
+    board: Board,
+    mask: FeatureMask,
+    padded: Padded,
+    /// `before[i]`: the sums of the sites left of column `i` of [`Padded`].
+    before: [[u32; 8]; PADDED],
+    /// The tally of the whole board.
+    total: Tally,
+    /// `full_left[x]`: the rows full in every column left of board column `x`.
+    full_left: [u64; MAX_WIDTH + 1],
+    /// `full_right[x]`: the rows full in board column `x` and every column right of it.
+    full_right: [u64; MAX_WIDTH + 1],
+}
+
+impl DropBase {
+    /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted.
+    #[inline(always)]
+    pub fn new(board: &Board, mask: FeatureMask) -> DropBase {
+        // Built in place, field by field: the arrays are large enough that assembling them
+        // apart and moving them in shows in the per-piece cost.
+        let mut base = DropBase {
+            board: *board,
+            mask,
+            padded: board.padded(),
+            // Left of the board, walls stand next to walls: no share.
+            before: [[0; 8]; PADDED],
+            total: Tally::NONE,
+            full_left: [board.rows_mask(); MAX_WIDTH + 1],
+            full_right: [board.rows_mask(); MAX_WIDTH + 1],
+        };
+        let before = &mut base.before;
+        base.total = Tally::over(
+            &View::new(&base.padded, 0, board),
+            &Reach::board(board),
+            mask,
+            |slot, k, sum| before[k + 1][slot] = sum,
+        );
+        let width = board.width();
+        for x in 0..width {
+            base.full_left[x + 1] = base.full_left[x] & board.cols[x];
+            let x = width - 1 - x;
+            base.full_right[x] = base.full_right[x + 1] & board.cols[x];
+        }
+        base
+    }
+
+    /// Drops a piece like [`Board::drop_piece`] onto `board`, which must hold the board this
+    /// was built from (a fresh copy, or one given back by [`undo`](DropBase::undo)), and unless
+    /// it tops out writes the features of the board it leaves into `out`. Working in the
+    /// caller's board lets a caller keep it inside a larger value and undo a drop by restoring
+    /// a few columns instead of copying whole boards.
+    #[inline(always)]
+    pub fn drop(&self, drop: &Drop, board: &mut Board, out: &mut FeatureValues) -> Landing {
+        match drop.span {
+            1 => self.drop_spanning::<1>(drop, board, out),
+            2 => self.drop_spanning::<2>(drop, board, out),
+            3 => self.drop_spanning::<3>(drop, board, out),
+            _ => self.drop_spanning::<4>(drop, board, out),
+        }
+    }
+
+    /// [`drop`](DropBase::drop) for a piece `SPAN` columns wide: with the span a constant,
+    /// every loop over the covered columns and the sites around them unrolls.
+    #[inline(always)]
+    fn drop_spanning<const SPAN: usize>(
+        &self,
+        drop: &Drop,
+        board: &mut Board,
+        out: &mut FeatureValues,
+    ) -> Landing {
+        let y = board.landing_row(drop, SPAN);
+        let cells = board.place(drop, y, SPAN);
+        if board.tops_out(drop, y) {
+            return board.settle(drop, y, true, 0);
+        }
+        // The window is [`Padded`] shifted left by the drop's column, so the covered columns
+        // start at PAD.
+        let shift = drop.column as usize;
+        // Always true: lets the compiler drop its checks that the covered sites are columns.
+        assert!(shift + SPAN <= board.width());
+        let mut window: [u64; WINDOW] = self.padded[shift..shift + WINDOW].try_into().unwrap();
+        for (col, cell) in window[PAD..PAD + SPAN].iter_mut().zip(cells) {
+            *col |= cell;
+        }
+        let covered = &window[PAD..PAD + SPAN];
+        let full = covered.iter().fold(
+            self.full_left[shift] & self.full_right[shift + SPAN],
+            |full, &c| full & c,
+        );
+        let landing = board.settle(drop, y, false, full);
+        if landing.lines > 0 {
+            board.features(self.mask, out);
+            return landing;
+        }
+        let reach = Reach::around(PAD..PAD + SPAN);
+        let new = Tally::over(
+            &View::new(&window, shift, board),
+            &reach,
+            self.mask,
+            |_, _, _| {},
+        );
+        // Heights and holes only grow without a cleared line (the piece lands above each
+        // column's top), so the board's OR and max still hold.
+        let mut tally = self.total.combine(new);
+        let before = &self.before[shift..shift + WINDOW];
+        for (slot, &(_, kind)) in SUMS.iter().enumerate().take(sums_used(self.mask)) {
+            let sites = reach.of(kind);
+            tally.sums[slot] -= before[sites.end][slot] - before[sites.start][slot];
+        }
+        tally.write(self.mask, out);
+        landing
+    }
+
+    /// Gives back the board a [`drop`](DropBase::drop) changed: only the covered columns
+    /// unless rows were removed.
+    #[inline(always)]
+    pub fn undo(&self, drop: &Drop, board: &mut Board, landing: &Landing) {
+        if landing.lines > 0 {
+            *board = self.board;
+        } else {
+            // Four columns from the first covered one, or the last four: a fixed-size copy,
+            // not a call to memcpy.
+            let cols = (drop.column as usize).min(MAX_WIDTH - 4)..;
+            board.cols[cols.clone()][..4].copy_from_slice(&self.board.cols[cols][..4]);
         }
     }
 }
@@ -374,5 +812,83 @@ mod tests {
         assert_eq!(feature(&b, "bumpiness"), 1.0 + 1.0 + 1.0);
         assert_eq!(feature(&b, "max_height"), 2.0);
         assert_eq!(feature(&b, "pattern_diversity"), 2.0);
+    }
+
+    use super::super::pieces::DropTable;
+    use proptest::prelude::*;
+
+    /// Every board feature, the move features aside.
+    const BOARD_FEATURES: FeatureMask = ((1 << FEATURE_NAMES.len()) - 1) & !MOVE_FEATURES;
+
+    /// Boards of any size with random column heights, each column's top cell filled and the
+    /// cells below it all filled, mostly filled or half filled (holes), full rows included.
+    fn boards() -> impl Strategy<Value = Board> {
+        (MIN_WIDTH..=MAX_WIDTH, MIN_HEIGHT..=MAX_HEIGHT).prop_flat_map(|(width, height)| {
+            let column = (0..=height as u32, any::<u64>(), any::<u64>(), 0..3u8);
+            proptest::collection::vec(column, width).prop_map(move |columns| {
+                let mut b = Board::empty(width, height);
+                for (x, (top, a, c, density)) in columns.into_iter().enumerate() {
+                    let fill = match density {
+                        0 => u64::MAX,
+                        1 => a | c,
+                        _ => a,
+                    };
+                    b.cols[x] =
+                        below(top) & (fill | 1u64.checked_shl(top.wrapping_sub(1)).unwrap_or(0));
+                }
+                b
+            })
+        })
+    }
+
+    /// A board, one of its pieces' drops, and a mask of board features: every feature, or any
+    /// subset (computing some features must not disturb the others).
+    fn cases() -> impl Strategy<Value = (Board, Drop, FeatureMask)> {
+        let masks = prop_oneof![
+            Just(BOARD_FEATURES),
+            any::<FeatureMask>().prop_map(|m| m & BOARD_FEATURES)
+        ];
+        (boards(), 0..7u8, any::<prop::sample::Index>(), masks).prop_map(
+            |(b, piece, index, mask)| {
+                let table = DropTable::new(b.width());
+                let drops = table.drops(piece);
+                (b, drops[index.index(drops.len())], mask)
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn incremental_features_equal_full_recomputation((b, drop, mask) in cases()) {
+            let mut full = b;
+            let want_landing = full.drop_piece(&drop);
+            let mut want = FeatureValues::default();
+            full.features(mask, &mut want);
+
+            let base = DropBase::new(&b, mask);
+            let mut after = b;
+            let mut got = FeatureValues::default();
+            let landing = base.drop(&drop, &mut after, &mut got);
+            prop_assert_eq!(landing, want_landing);
+            prop_assert_eq!(after, full);
+            if !landing.topout {
+                for (i, name) in FEATURE_NAMES.iter().enumerate() {
+                    if mask & 1 << i != 0 {
+                        prop_assert_eq!(got.0[i], want.0[i], "{}", name);
+                    }
+                }
+            }
+            base.undo(&drop, &mut after, &landing);
+            prop_assert_eq!(after, b);
+        }
+
+        #[test]
+        fn a_drop_adds_four_cells_less_the_cleared_rows((b, drop, _) in cases()) {
+            let mut after = b;
+            let landing = after.drop_piece(&drop);
+            prop_assume!(!landing.topout);
+            let width = b.width() as u32;
+            prop_assert_eq!(after.cell_count(), b.cell_count() + 4 - width * landing.lines);
+        }
     }
 }

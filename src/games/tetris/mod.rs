@@ -7,7 +7,9 @@ pub mod pieces;
 
 use crate::game::{FeatureMask, FeatureValues, Game, Outcome};
 use anyhow::{Result, bail};
-use board::{Board, FEATURE_NAMES, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, MOVE_FEATURES};
+use board::{
+    Board, DropBase, FEATURE_NAMES, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, MOVE_FEATURES,
+};
 use pieces::{DropTable, PIECE_LETTERS};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -135,12 +137,28 @@ impl Tetris {
         &self,
         position: &Position,
         mask: FeatureMask,
-        mut visit: impl FnMut(Placement, bool, &Board, &Outcome, &FeatureValues),
+        visit: impl FnMut(Placement, bool, &Board, &Outcome, &FeatureValues),
+    ) {
+        let mut after = position.board;
+        self.each_drop(position, mask, &mut after, |b| b, visit);
+    }
+
+    /// The drops of [`all_drops`](Tetris::all_drops), each left in the board that `board_of`
+    /// finds inside `after` (which starts out holding the position's board) while `visit` sees
+    /// it: the player keeps that board inside the next position, so no placement copies a board.
+    #[inline(always)]
+    fn each_drop<A>(
+        &self,
+        position: &Position,
+        mask: FeatureMask,
+        after: &mut A,
+        board_of: impl Fn(&mut A) -> &mut Board,
+        mut visit: impl FnMut(Placement, bool, &A, &Outcome, &FeatureValues),
     ) {
         let mut features = FeatureValues::default();
+        let base = DropBase::new(&position.board, mask & !MOVE_FEATURES);
         for drop in self.table.drops(position.piece) {
-            let mut after = position.board;
-            let landing = after.drop_piece(drop);
+            let landing = base.drop(drop, board_of(after), &mut features);
             let outcome = Outcome {
                 cleared: landing.lines,
                 points: landing.lines as f64,
@@ -149,7 +167,6 @@ impl Tetris {
                 terminal_value: landing.topout.then_some(f64::NEG_INFINITY),
             };
             if !landing.topout {
-                after.features(mask & !MOVE_FEATURES, &mut features);
                 features.0[board::LANDING_HEIGHT] = landing.landing_height;
                 features.0[board::ERODED_PIECE_CELLS] = landing.eroded as f64;
                 features.0[board::LINES_CLEARED] = landing.lines as f64;
@@ -158,7 +175,8 @@ impl Tetris {
                 orientation: drop.orientation,
                 column: drop.column,
             };
-            visit(placement, landing.topout, &after, &outcome, &features);
+            visit(placement, landing.topout, after, &outcome, &features);
+            base.undo(drop, board_of(after), &landing);
         }
     }
 
@@ -226,20 +244,22 @@ impl Game for Tetris {
         visit: &mut impl FnMut(Placement, &Position, &Outcome, &FeatureValues),
     ) {
         let allow_topout = self.allow_topout;
-        self.all_drops(
+        let mut next = Position {
+            board: position.board,
+            piece: position.next,
+            next: NO_PIECE,
+            bag: position.bag,
+        };
+        self.each_drop(
             position,
             mask,
-            |placement, topout, after, outcome, features| {
+            &mut next,
+            |p| &mut p.board,
+            |placement, topout, next, outcome, features| {
                 if topout && !allow_topout {
                     return;
                 }
-                let next = Position {
-                    board: *after,
-                    piece: position.next,
-                    next: NO_PIECE,
-                    bag: position.bag,
-                };
-                visit(placement, &next, outcome, features);
+                visit(placement, next, outcome, features);
             },
         );
     }
@@ -302,10 +322,10 @@ impl Game for Tetris {
 
 impl Tetris {
     fn has_safe_drop(&self, position: &Position) -> bool {
-        self.table.drops(position.piece).iter().any(|d| {
-            let mut after = position.board;
-            !after.drop_piece(d).topout
-        })
+        self.table
+            .drops(position.piece)
+            .iter()
+            .any(|d| !position.board.would_top_out(d))
     }
 }
 

@@ -1,0 +1,303 @@
+//! Exact search: the shortest solution by iterative deepening, and every solution by counting.
+//!
+//! Both searches remember boards. Many swap orders reach the same board (swaps far apart
+//! commute), so a board proven hopeless with `r` swaps left is never searched again with `r`
+//! or fewer, and a board's number of solutions with `r` swaps left is computed once.
+
+use super::board::{Board, Swap};
+use anyhow::{Result, bail};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The Fx hash of rustc (as in `rustc-hash` 2): boards are six words the program made itself,
+/// so a fast multiplicative hash is safe, and SipHash would cost more than the rules do.
+#[derive(Default)]
+struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.hash = self.hash.wrapping_add(n).wrapping_mul(FX_SEED);
+    }
+
+    fn finish(&self) -> u64 {
+        // The multiply leaves the best-mixed bits on top; the table indexes with the low ones.
+        self.hash.rotate_left(26)
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// What a board reached with `left` swaps to spare can still become.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outlook {
+    /// Empty: a solution ends here.
+    Solved,
+    /// Not empty and no sequence within `left` swaps empties it.
+    Hopeless,
+    /// Must be searched.
+    Open,
+}
+
+/// `cleared` says whether panels vanished on the way here: only then can a colour have
+/// dropped to 1 or 2 panels, so only then is the count worth checking.
+fn outlook(board: &Board, cleared: bool, left: u32) -> Outlook {
+    if board.is_empty() {
+        Outlook::Solved
+    } else if left == 0 || (cleared && board.is_dead()) {
+        Outlook::Hopeless
+    } else {
+        Outlook::Open
+    }
+}
+
+/// The result of [`shortest`].
+#[derive(Clone, Debug)]
+pub struct Shortest {
+    /// The first shortest solution in search order (swaps bottom row first, left to right),
+    /// or `None` when no solution uses at most the limit.
+    pub solution: Option<Vec<Swap>>,
+    /// Boards the search generated: the measure of work that does not depend on the machine.
+    pub nodes: u64,
+}
+
+/// The shortest solution within `limit` swaps. Deepening one swap at a time makes the first
+/// solution found a shortest one; boards proven hopeless stay remembered across depths. When a
+/// depth reaches no board that an earlier depth did not, every reachable board has been tried
+/// and the search stops early, so a large limit on a hopeless puzzle still ends.
+pub fn shortest(board: &Board, limit: u32) -> Shortest {
+    let mut search = Deepening {
+        hopeless: FxMap::default(),
+        nodes: 0,
+        path: Vec::new(),
+    };
+    let found = match outlook(board, true, limit) {
+        Outlook::Solved => true,
+        Outlook::Hopeless => false,
+        Outlook::Open => {
+            let mut found = false;
+            for depth in 1..=limit {
+                let known = search.hopeless.len();
+                found = search.solve(board, depth);
+                // Depth 1 always adds the start board, so only a later depth can add nothing.
+                if found || (depth > 1 && search.hopeless.len() == known) {
+                    break;
+                }
+            }
+            found
+        }
+    };
+    search.path.reverse();
+    Shortest {
+        solution: found.then_some(search.path),
+        nodes: search.nodes,
+    }
+}
+
+/// Depth-first search state of [`shortest`].
+struct Deepening {
+    /// The most swaps left with which each board was searched in vain.
+    hopeless: FxMap<Board, u32>,
+    nodes: u64,
+    /// The solution found, last swap first (pushed while unwinding).
+    path: Vec<Swap>,
+}
+
+impl Deepening {
+    /// Whether some sequence of at most `left` swaps empties the open board `board`.
+    fn solve(&mut self, board: &Board, left: u32) -> bool {
+        if self.hopeless.get(board).is_some_and(|&r| r >= left) {
+            return false;
+        }
+        for swap in board.swaps() {
+            let Some((next, chains)) = board.swapped(swap) else {
+                continue;
+            };
+            self.nodes += 1;
+            let found = match outlook(&next, chains > 0, left - 1) {
+                Outlook::Solved => true,
+                Outlook::Hopeless => false,
+                Outlook::Open => self.solve(&next, left - 1),
+            };
+            if found {
+                self.path.push(swap);
+                return true;
+            }
+        }
+        let r = self.hopeless.entry(*board).or_insert(0);
+        *r = (*r).max(left);
+        false
+    }
+}
+
+/// Counts and lists every solution: every sequence of at most the limit swaps, none of them
+/// exchanging two equal cells, that leaves the board empty after its last swap. The counts
+/// are memoised per board and swaps left, so listing only walks branches that lead to a
+/// solution, and counting alone never enumerates.
+#[derive(Default)]
+pub struct AllSolutions {
+    counts: FxMap<(Board, u32), u64>,
+    /// Boards generated so far.
+    pub nodes: u64,
+}
+
+impl AllSolutions {
+    /// How many solutions `board` has within `limit` swaps, saturating at `u64::MAX`.
+    pub fn count(&mut self, board: &Board, limit: u32) -> u64 {
+        self.count_outlook(board, true, limit)
+    }
+
+    /// Every solution, in search order. Refuses with a clear line when there are more than
+    /// `max`, so a loose limit cannot flood the output or the memory.
+    pub fn list(&mut self, board: &Board, limit: u32, max: u64) -> Result<Vec<Vec<Swap>>> {
+        let n = self.count(board, limit);
+        if n > max {
+            bail!("{n} solutions within {limit} swaps: too many to list (at most {max})");
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        if n > 0 {
+            let mut path = Vec::new();
+            if board.is_empty() {
+                out.push(path);
+            } else {
+                self.collect(board, limit, &mut path, &mut out);
+            }
+        }
+        Ok(out)
+    }
+
+    fn count_outlook(&mut self, board: &Board, cleared: bool, left: u32) -> u64 {
+        match outlook(board, cleared, left) {
+            Outlook::Solved => 1,
+            Outlook::Hopeless => 0,
+            Outlook::Open => self.count_open(board, left),
+        }
+    }
+
+    fn count_open(&mut self, board: &Board, left: u32) -> u64 {
+        if let Some(&n) = self.counts.get(&(*board, left)) {
+            return n;
+        }
+        let mut total = 0u64;
+        for swap in board.swaps() {
+            if let Some((next, chains)) = board.swapped(swap) {
+                self.nodes += 1;
+                total = total.saturating_add(self.count_outlook(&next, chains > 0, left - 1));
+            }
+        }
+        self.counts.insert((*board, left), total);
+        total
+    }
+
+    /// Appends to `out` every solution from the open board `board` with `left` swaps, each
+    /// prefixed by `path`.
+    fn collect(
+        &mut self,
+        board: &Board,
+        left: u32,
+        path: &mut Vec<Swap>,
+        out: &mut Vec<Vec<Swap>>,
+    ) {
+        for swap in board.swaps() {
+            let Some((next, chains)) = board.swapped(swap) else {
+                continue;
+            };
+            if self.count_outlook(&next, chains > 0, left - 1) == 0 {
+                continue;
+            }
+            path.push(swap);
+            if next.is_empty() {
+                out.push(path.clone());
+            } else {
+                self.collect(&next, left - 1, path, out);
+            }
+            path.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::panel::board::WIDTH;
+
+    fn board(rows: &[[u8; WIDTH]]) -> Board {
+        Board::from_rows(rows).unwrap()
+    }
+
+    fn swaps(list: &[(u8, u8)]) -> Vec<Swap> {
+        list.iter().map(|&(x, y)| Swap { x, y }).collect()
+    }
+
+    #[test]
+    fn one_swap_puzzle_has_one_answer() {
+        // 1 1 . 1: only moving the right panel into the gap lines up three.
+        let b = board(&[[1, 1, 0, 1, 0, 0]]);
+        let s = shortest(&b, 3);
+        assert_eq!(s.solution, Some(swaps(&[(2, 0)])));
+        let mut all = AllSolutions::default();
+        let listed = all.list(&b, 1, 100).unwrap();
+        assert_eq!(listed, [swaps(&[(2, 0)])]);
+        // With two swaps, also every detour through one other board and back onto the answer.
+        let two = all.list(&b, 2, 100).unwrap();
+        assert_eq!(two.len() as u64, all.count(&b, 2));
+        assert!(two.iter().all(|s| !s.is_empty() && s.len() <= 2));
+        assert!(two.contains(&swaps(&[(2, 0)])));
+    }
+
+    #[test]
+    fn empty_boards_are_solved_by_no_swap() {
+        let b = board(&[]);
+        assert_eq!(shortest(&b, 0).solution, Some(vec![]));
+        assert_eq!(AllSolutions::default().list(&b, 2, 10).unwrap(), [vec![]]);
+    }
+
+    #[test]
+    fn hopeless_boards_end_even_with_a_huge_limit() {
+        // Two 2s: dead before any swap.
+        let dead = board(&[[1, 2, 1, 2, 1, 0]]);
+        let s = shortest(&dead, u32::MAX);
+        assert_eq!((s.solution, s.nodes), (None, 0));
+        // Four 1s on the floor never form a run of four, and a run of three leaves one behind.
+        // They have at most 15 places, so the search runs out of new boards long before the limit.
+        let stuck = board(&[[1, 1, 0, 1, 1, 0]]);
+        let s = shortest(&stuck, u32::MAX);
+        assert!(s.solution.is_none());
+        assert!(s.nodes < 1_000, "{}", s.nodes);
+    }
+
+    #[test]
+    fn too_many_solutions_are_refused_not_listed() {
+        let b = board(&[[1, 1, 0, 1, 0, 0]]);
+        let err = AllSolutions::default().list(&b, 3, 2).unwrap_err();
+        assert!(err.to_string().contains("too many to list"), "{err}");
+    }
+
+    #[test]
+    fn fx_hash_mixes_every_word() {
+        let hash = |words: &[u64]| {
+            let mut h = FxHasher::default();
+            words.iter().for_each(|&w| h.write_u64(w));
+            h.finish()
+        };
+        assert_ne!(hash(&[1, 0]), hash(&[0, 1]));
+        let mut bytes = FxHasher::default();
+        bytes.write(&7u64.to_le_bytes());
+        assert_eq!(bytes.finish(), hash(&[7]));
+    }
+}

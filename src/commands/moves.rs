@@ -35,6 +35,10 @@ pub fn run(args: MovesArgs) -> Result<()> {
                 print!("{}", listing::format_moves(&moves));
             }
         }
+        "puyo" => print!(
+            "{}",
+            crate::games::puyo::listing::moves(&text, &source, &args.piece, args.json)?
+        ),
         other => bail!(
             "unknown game `{other}`; valid games: {}",
             GAME_NAMES.join(", ")

@@ -3,14 +3,16 @@
 //! Code that must call generic functions on "whatever game the user named" goes through
 //! [`AnyGame`] and the [`with_game!`](crate::with_game) macro; nothing else names a game.
 
+pub mod connect;
 pub mod panel;
+pub mod puyo;
 pub mod tetris;
 
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 
 /// Names accepted by `--game`.
-pub const GAME_NAMES: [&str; 1] = ["tetris"];
+pub const GAME_NAMES: [&str; 2] = ["tetris", "puyo"];
 
 /// Which game, at what size and under which rules: the part of a run's config and of the
 /// CLI that picks the game. Every field but `game` has a per-game default.
@@ -53,12 +55,17 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default)]
     pub preview: bool,
+    /// Puyo: what an episode scores, `score` (default) or `max_chain` (largest chain fired).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitness: Option<String>,
 }
 
 /// A configured game of any kind.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Tetris(tetris::Tetris),
+    Puyo(puyo::Puyo),
 }
 
 impl GameSpec {
@@ -85,6 +92,7 @@ impl GameSpec {
                         .with_preview(self.preview);
                 Ok(AnyGame::Tetris(game))
             }
+            "puyo" => Ok(AnyGame::Puyo(puyo::Puyo::from_spec(self)?)),
             other => bail!(
                 "unknown game `{other}`; valid games: {}",
                 GAME_NAMES.join(", ")
@@ -99,6 +107,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::games::AnyGame::Tetris($g) => $body,
+            $crate::games::AnyGame::Puyo($g) => $body,
         }
     };
 }

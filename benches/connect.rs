@@ -1,0 +1,103 @@
+//! Throughput of the Connect-N engine and solver: whole games of one-ply linear self-play (every
+//! legal column generated, its features computed and scored, the best played), one game from
+//! each two-move opening; and the perfect-play solver on Pons' ten published positions, each
+//! with a fresh transposition table.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use stacktune::eval::LinearPlayer;
+use stacktune::game::Game;
+use stacktune::games::connect::Connect;
+use stacktune::games::connect::agents::LinearAgent;
+use stacktune::games::connect::matches::play_out;
+use stacktune::games::connect::solver::{Solver, published_positions};
+use stacktune::rng::game_stream;
+use std::hint::black_box;
+
+/// A plausible hand-set weight vector using every feature family, so that the bench pays for
+/// centre, threat and window features alike.
+fn hand_player(game: &Connect) -> LinearPlayer {
+    let weights = [
+        ("own_centre", 1.0),
+        ("opp_centre", -1.0),
+        ("own_threats_now", 20.0),
+        ("own_threats_odd", 8.0),
+        ("own_threats_even", 4.0),
+        ("opp_threats_now", -1000.0),
+        ("opp_threats_odd", -6.0),
+        ("opp_threats_even", -6.0),
+        ("own_windows_2", 1.0),
+        ("opp_windows_2", -1.0),
+        ("own_windows_3", 5.0),
+        ("opp_windows_3", -10.0),
+    ];
+    let names = game.feature_names();
+    let vector: Vec<f64> = names
+        .iter()
+        .map(|n| {
+            weights
+                .iter()
+                .find(|(w, _)| w == n)
+                .map_or(0.0, |(_, v)| *v)
+        })
+        .collect();
+    LinearPlayer::from_vector(names, &vector).unwrap()
+}
+
+fn self_play_games_per_second(c: &mut Criterion) {
+    let game = Connect::standard();
+    let player = hand_player(&game);
+    let openings = game.two_ply_openings();
+    let starts: Vec<_> = openings
+        .iter()
+        .map(|o| {
+            let mut position = game.empty();
+            for &column in o {
+                game.play(&mut position, column);
+            }
+            position
+        })
+        .collect();
+    let mut group = c.benchmark_group("connect_7x6_one_ply_self_play");
+    group.throughput(Throughput::Elements(starts.len() as u64));
+    group.bench_function("games", |b| {
+        b.iter(|| {
+            let mut moves = 0;
+            for start in &starts {
+                let mut a = LinearAgent::one_ply(&game, &player);
+                let mut b = LinearAgent::one_ply(&game, &player);
+                let end = play_out(
+                    &game,
+                    *black_box(start),
+                    [&mut a, &mut b],
+                    &mut game_stream(0, 0),
+                );
+                moves += end.moves;
+            }
+            moves
+        })
+    });
+    group.finish();
+}
+
+fn solver_on_published_vectors(c: &mut Criterion) {
+    let positions = published_positions();
+    let mut group = c.benchmark_group("connect_7x6_solver");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.sample_size(20);
+    group.bench_function("published_vectors", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| Solver::new().solve(black_box(p)))
+                .sum::<i32>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    self_play_games_per_second,
+    solver_on_published_vectors
+);
+criterion_main!(benches);

@@ -1,0 +1,85 @@
+//! Throughput of the Puyo engine on one thread: placements simulated per second (drop, chain
+//! resolution and scoring, no features) and boards per second for the chain-potential
+//! feature, the most expensive one, over mid-game fields a chain-building player left.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use stacktune::eval::LinearPlayer;
+use stacktune::game::Game;
+use stacktune::games::puyo::features::potential;
+use stacktune::games::puyo::{Position, Puyo, Rules};
+use stacktune::rng::game_stream;
+use stacktune::weights::WeightFile;
+use std::hint::black_box;
+
+const WEIGHTS: &str = "game = \"puyo\"\n[weights]\nmove_score = 0.01\npotential_chain = 3.0\n\
+connected_2 = 1.0\nconnected_3 = 2.0\nbumpiness = -0.5\ndeath_column_height = -2.0\n";
+
+/// Positions after 15 to 45 moves of 16 seeded games: fields of every height and with chains
+/// waiting to fire, like the ones the player scores during tuning.
+fn mid_game_positions(game: &Puyo) -> Vec<Position> {
+    let file = WeightFile::parse(WEIGHTS).unwrap();
+    let player = LinearPlayer::from_file(game, &file).unwrap();
+    let mut positions = Vec::new();
+    for seed in 0..16 {
+        let mut rng = game_stream(seed, 0);
+        let mut position = game.start(&mut rng);
+        for moves in 0..45 {
+            let Some(mv) = player.choose(game, &position) else {
+                break;
+            };
+            if game.apply(&mut position, mv, &mut rng).game_over {
+                break;
+            }
+            if moves >= 15 && moves % 3 == 0 {
+                positions.push(position);
+            }
+        }
+    }
+    positions
+}
+
+fn placements_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("puyo_placements");
+    for rules in [Rules::Programming, Rules::Tsu] {
+        let game = Puyo::new(rules);
+        let positions = mid_game_positions(&game);
+        let mut count = 0u64;
+        for p in &positions {
+            game.for_each_move(p, 0, &mut |_, _, _, _| count += 1);
+        }
+        group.throughput(Throughput::Elements(count));
+        group.bench_function(rules.name(), |b| {
+            b.iter(|| {
+                let mut points = 0.0;
+                for p in &positions {
+                    game.for_each_move(black_box(p), 0, &mut |_, _, o, _| points += o.points);
+                }
+                points
+            })
+        });
+    }
+    group.finish();
+}
+
+fn potential_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("puyo_chain_potential");
+    for rules in [Rules::Programming, Rules::Tsu] {
+        let fields: Vec<_> = mid_game_positions(&Puyo::new(rules))
+            .iter()
+            .map(|p| p.field)
+            .collect();
+        group.throughput(Throughput::Elements(fields.len() as u64));
+        group.bench_function(rules.name(), |b| {
+            b.iter(|| {
+                fields
+                    .iter()
+                    .map(|f| potential(black_box(f), rules).chain)
+                    .sum::<u32>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, placements_per_second, potential_per_second);
+criterion_main!(benches);

@@ -1,0 +1,361 @@
+//! Players of Connect-N: the tuned linear evaluator (one ply or under alpha-beta) and the
+//! reference agents its win rate is measured against (`random`, `tutorial`, `negamax4`, as
+//! defined in the Connect-N testdata README).
+//!
+//! Every agent draws its randomness from the generator it is handed, so a match is a function
+//! of its seed.
+
+use super::{Column, Connect, Position, own_windows};
+use crate::eval::LinearPlayer;
+use crate::game::Game;
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+/// Something that picks a column for the side to move.
+pub trait Agent {
+    /// A column (0-based) for the side to move of a position still in play; the referee
+    /// counts an illegal column as a loss.
+    fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column;
+}
+
+/// The linear evaluator `w · φ`, from the mover's view, searched `depth` plies.
+///
+/// Depth 1 is [`LinearPlayer::choose`] itself; deeper, a negamax alpha-beta with the
+/// evaluation at the leaves. Both take the first best column in centre-first order, so the
+/// agent is deterministic.
+#[derive(Clone, Debug)]
+pub struct LinearAgent<'a> {
+    game: &'a Connect,
+    player: &'a LinearPlayer,
+    depth: u32,
+}
+
+impl<'a> LinearAgent<'a> {
+    /// The one-ply player the genetic algorithm tunes.
+    pub fn one_ply(game: &'a Connect, player: &'a LinearPlayer) -> LinearAgent<'a> {
+        Self::alpha_beta(game, player, 1)
+    }
+
+    /// The same evaluation searched `depth` ≥ 1 plies.
+    pub fn alpha_beta(game: &'a Connect, player: &'a LinearPlayer, depth: u32) -> LinearAgent<'a> {
+        assert!(depth >= 1, "a search looks at least one ply ahead");
+        LinearAgent {
+            game,
+            player,
+            depth,
+        }
+    }
+
+    /// The value of `position` for its side to move, searched `depth` plies within
+    /// (alpha, beta); fail-soft.
+    fn negamax(&self, position: &Position, depth: u32, mut alpha: f64, beta: f64) -> f64 {
+        let mut best = f64::NEG_INFINITY;
+        if depth == 1 {
+            let player = self.player;
+            self.game
+                .for_each_move(position, player.mask(), &mut |_, _, outcome, features| {
+                    best = best.max(player.score(outcome, features));
+                });
+            return best;
+        }
+        self.game
+            .for_each_move(position, 0, &mut |_, after, outcome, _| {
+                if alpha >= beta {
+                    return;
+                }
+                let value = outcome
+                    .terminal_value
+                    .unwrap_or_else(|| -self.negamax(after, depth - 1, -beta, -alpha));
+                best = best.max(value);
+                alpha = alpha.max(value);
+            });
+        best
+    }
+}
+
+impl Agent for LinearAgent<'_> {
+    fn choose(&mut self, position: &Position, _rng: &mut ChaCha8Rng) -> Column {
+        if self.depth == 1 {
+            return self
+                .player
+                .choose(self.game, position)
+                .expect("a position in play has a legal column");
+        }
+        let mut best: Option<(Column, f64)> = None;
+        self.game
+            .for_each_move(position, 0, &mut |column, after, outcome, _| {
+                let alpha = best.map_or(f64::NEG_INFINITY, |(_, b)| b);
+                if alpha == f64::INFINITY {
+                    return;
+                }
+                let value = outcome.terminal_value.unwrap_or_else(|| {
+                    -self.negamax(after, self.depth - 1, f64::NEG_INFINITY, -alpha)
+                });
+                if best.is_none_or(|(_, b)| value > b) {
+                    best = Some((column, value));
+                }
+            });
+        best.expect("a position in play has a legal column").0
+    }
+}
+
+/// `random`: uniform over the legal columns.
+#[derive(Clone, Copy, Debug)]
+pub struct RandomAgent<'a> {
+    game: &'a Connect,
+}
+
+impl<'a> RandomAgent<'a> {
+    pub fn new(game: &'a Connect) -> RandomAgent<'a> {
+        RandomAgent { game }
+    }
+}
+
+impl Agent for RandomAgent<'_> {
+    fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column {
+        let columns = self.game.geometry().columns() as Column;
+        let legal = (0..columns).filter(|&c| self.game.is_legal(position, c));
+        let pick = rng.random_range(0..legal.clone().count());
+        legal
+            .clone()
+            .nth(pick)
+            .expect("pick < number of legal columns")
+    }
+}
+
+/// `tutorial`: Kaggle's one-step lookahead. It scores 1 × (own windows of inarow − 1)
+/// − 100 × (opponent's) + 10⁶ × (own complete lines), and picks uniformly among the best.
+///
+/// Built as a linear player over this game's own features: a complete line is a win, which the
+/// engine already scores above any evaluation, and every winning column ends the game alike.
+#[derive(Clone, Debug)]
+pub struct Tutorial<'a> {
+    game: &'a Connect,
+    player: LinearPlayer,
+}
+
+impl<'a> Tutorial<'a> {
+    pub fn new(game: &'a Connect) -> Tutorial<'a> {
+        let names = game.feature_names();
+        let mut weights = vec![0.0; names.len()];
+        let k = game.geometry().inarow() as usize - 1;
+        weights[own_windows(k)] = 1.0;
+        weights[own_windows(k) + 1] = -100.0;
+        let player = LinearPlayer::from_vector(names, &weights).expect("finite weights");
+        Tutorial { game, player }
+    }
+}
+
+impl Agent for Tutorial<'_> {
+    fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column {
+        // Reservoir sampling over the ties: the n-th equal best replaces the choice with
+        // probability 1/n, which leaves each of them chosen with probability 1/(all ties).
+        let mut best: Option<(Column, f64)> = None;
+        let mut ties = 0u32;
+        let player = &self.player;
+        self.game.for_each_move(
+            position,
+            player.mask(),
+            &mut |column, _, outcome, features| {
+                let value = player.score(outcome, features);
+                match best {
+                    Some((_, b)) if value < b => {}
+                    Some((_, b)) if value == b => {
+                        ties += 1;
+                        if rng.random_range(0..ties) == 0 {
+                            best = Some((column, value));
+                        }
+                    }
+                    _ => {
+                        best = Some((column, value));
+                        ties = 1;
+                    }
+                }
+            },
+        );
+        best.expect("a position in play has a legal column").0
+    }
+}
+
+/// `negamax4`: Kaggle's built-in negamax, 4 plies without pruning, columns in index order.
+///
+/// Scores are kept doubled so that the README's halves stay integers.
+#[derive(Clone, Copy, Debug)]
+pub struct Negamax4<'a> {
+    game: &'a Connect,
+}
+
+impl<'a> Negamax4<'a> {
+    const DEPTH: u32 = 4;
+
+    pub fn new(game: &'a Connect) -> Negamax4<'a> {
+        Negamax4 { game }
+    }
+
+    /// Twice the value of the node for `own` (the side to move) and its best column. Only the
+    /// root's column is used, so only the root breaks ties at random (`rng` is `Some` there):
+    /// inner nodes return the same score whichever equal column they keep.
+    fn node(
+        &self,
+        own: u64,
+        opp: u64,
+        depth: u32,
+        mut rng: Option<&mut ChaCha8Rng>,
+    ) -> (i32, Option<Column>) {
+        let g = self.game.geometry();
+        let size = (g.rows() * g.columns()) as i32;
+        let occupied = own | opp;
+        if occupied == g.board() {
+            return (0, None);
+        }
+        let moves = occupied.count_ones() as i32;
+        let playable = g.playable(occupied);
+        let wins = g.winning_cells(own, occupied) & playable;
+        let columns = 0..g.columns();
+        if let Some(c) = columns.clone().find(|&c| wins & g.column_mask(c) != 0) {
+            return (size + 1 - moves, Some(c as Column));
+        }
+        let stride = g.rows() + 1;
+        let mut best = (-2 * size, None);
+        for c in columns {
+            let cell = playable & g.column_mask(c);
+            if cell == 0 {
+                continue;
+            }
+            let score = if depth == 0 {
+                // Own discs left, right and below the landing cell; below is skipped when the
+                // cell is on the second row, as Kaggle's `row < rows - 2` test does (the
+                // original also looks above, where no disc can be).
+                let below = if cell & (g.playable(0) << 1) != 0 {
+                    0
+                } else {
+                    cell >> 1
+                };
+                let sides =
+                    cell.checked_shr(stride).unwrap_or(0) | cell.checked_shl(stride).unwrap_or(0);
+                let neighbours = own & (sides | below);
+                size + 1 - moves + 2 * neighbours.count_ones() as i32
+            } else {
+                -self.node(opp, own | cell, depth - 1, None).0
+            };
+            let replace = score > best.0
+                || score == best.0 && rng.as_deref_mut().is_some_and(|r| r.random_bool(0.5));
+            if replace {
+                best = (score, Some(c as Column));
+            }
+        }
+        best
+    }
+}
+
+impl Agent for Negamax4<'_> {
+    fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column {
+        let own = position.discs(position.to_move());
+        let opp = position.discs(position.to_move() ^ 1);
+        self.node(own, opp, Self::DEPTH, Some(rng))
+            .1
+            .expect("a position in play has a legal column")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::game_stream;
+
+    fn some_player(game: &Connect) -> LinearPlayer {
+        let names = game.feature_names();
+        let weights: Vec<f64> = (0..names.len())
+            .map(|i| ((i * 7 + 3) % 11) as f64 - 5.0)
+            .collect();
+        LinearPlayer::from_vector(names, &weights).unwrap()
+    }
+
+    /// Plays a game between two agents from the empty board, returning the moves.
+    fn moves_of(game: &Connect, a: &mut dyn Agent, b: &mut dyn Agent, seed: u64) -> String {
+        let mut rng = game_stream(seed, 0);
+        let mut position = game.empty();
+        let mut moves = String::new();
+        loop {
+            let agent: &mut dyn Agent = if position.to_move() == 0 { a } else { b };
+            let column = agent.choose(&position, &mut rng);
+            moves.push(char::from(b'1' + column));
+            if game.play(&mut position, column).is_some() {
+                return moves;
+            }
+        }
+    }
+
+    /// Alpha-beta must pick what a plain minimax picks (first best, centre first).
+    #[test]
+    fn alpha_beta_matches_plain_minimax() {
+        fn minimax(agent: &LinearAgent, position: &Position, depth: u32) -> f64 {
+            let mut best = f64::NEG_INFINITY;
+            agent.game.for_each_move(
+                position,
+                agent.player.mask(),
+                &mut |_, after, outcome, features| {
+                    let value = match outcome.terminal_value {
+                        Some(v) => v,
+                        None if depth == 1 => agent.player.score(outcome, features),
+                        None => -minimax(agent, after, depth - 1),
+                    };
+                    best = best.max(value);
+                },
+            );
+            best
+        }
+        let game = Connect::standard();
+        let player = some_player(&game);
+        for depth in 2..=4 {
+            let mut agent = LinearAgent::alpha_beta(&game, &player, depth);
+            for seed in 0..6 {
+                let mut random = RandomAgent::new(&game);
+                let moves = moves_of(&game, &mut random, &mut RandomAgent::new(&game), seed);
+                for n in (0..moves.len()).step_by(3) {
+                    let position = game.parse_moves(&moves[..n]).unwrap();
+                    let mut best: Option<(Column, f64)> = None;
+                    game.for_each_move(&position, 0, &mut |c, after, o, _| {
+                        let value = match o.terminal_value {
+                            Some(v) => v,
+                            None => -minimax(&agent, after, depth - 1),
+                        };
+                        if best.is_none_or(|(_, b)| value > b) {
+                            best = Some((c, value));
+                        }
+                    });
+                    let chosen = agent.choose(&position, &mut game_stream(0, 0));
+                    assert_eq!(chosen, best.unwrap().0, "depth {depth}, {}", &moves[..n]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_agent_plays_only_legal_columns() {
+        let game = Connect::new(3, 4, 3).unwrap();
+        let mut rng = game_stream(5, 0);
+        for _ in 0..200 {
+            let mut position = game.empty();
+            loop {
+                let column = RandomAgent::new(&game).choose(&position, &mut rng);
+                assert!(game.is_legal(&position, column));
+                if game.play(&mut position, column).is_some() {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn negamax4_root_ties_are_random() {
+        // On the empty board every column ties at depth 4 except by the neighbour counts; the
+        // choice must vary with the stream and stay within the tied columns.
+        let game = Connect::standard();
+        let position = game.empty();
+        let picks: std::collections::BTreeSet<Column> = (0..40)
+            .map(|s| Negamax4::new(&game).choose(&position, &mut game_stream(s, 0)))
+            .collect();
+        assert!(picks.len() > 1, "{picks:?}");
+    }
+}

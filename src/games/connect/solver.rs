@@ -1,0 +1,440 @@
+//! Perfect play for 7 × 6 Connect Four, after the techniques Pascal Pons published: bitboards,
+//! negamax alpha-beta over centre-first moves, a transposition table of bounds, a null-window
+//! search that homes in on the score, moves that hand the opponent a win pruned before they are
+//! searched, and moves sorted by how many winning cells they create.
+//!
+//! Scores follow Pons' convention, for the side to move: 22 − (its own discs when it wins) for
+//! a forced win, 0 for a draw, the negative of the opponent's such number for a loss.
+
+use super::agents::Agent;
+use super::board::{Geometry, MAX_COLUMNS, centre_first};
+use super::{Connect, Position};
+use rand_chacha::ChaCha8Rng;
+
+/// The board the solver knows; also the layout of [`Connect::standard`] positions.
+const GEOMETRY: Geometry = Geometry::new(6, 7, 4);
+const COLUMNS: usize = 7;
+const CELLS: i32 = 42;
+/// The best score is a win with the fourth disc, the worst a loss to the opponent's fourth.
+const MIN_SCORE: i32 = -(CELLS / 2) + 3;
+const MAX_SCORE: i32 = (CELLS + 1) / 2 - 3;
+/// Columns centre first: in Connect Four the central moves are usually the best.
+const ORDER: [u8; MAX_COLUMNS] = centre_first(COLUMNS as u32);
+
+/// Pons' published test positions with their scores: what the tests and the benchmark solve,
+/// and a ready fixed set of positions for [`move_accuracy`].
+pub const PUBLISHED_VECTORS: [(&str, i32); 10] = [
+    ("2252576253462244111563365343671351441", -1),
+    ("7422341735647741166133573473242566", 1),
+    ("23163416124767223154467471272416755633", 0),
+    ("67152117737262713366376314254", 6),
+    ("2762751722231276466633475674533", 5),
+    ("427566236745127177115664464254", 2),
+    ("5775265212657176476365522624313714333", 2),
+    ("3575316255751336464276636772271112", -3),
+    ("3642756176227637211322113551637574556", 2),
+    ("65214673556155731566316327373221417", -1),
+];
+
+/// A position as the search sees it: the discs of the side to move and all discs.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    current: u64,
+    mask: u64,
+    moves: i32,
+}
+
+impl Node {
+    fn of(position: &Position) -> Node {
+        debug_assert_eq!(
+            position.occupied() & !GEOMETRY.board(),
+            0,
+            "not a 7 × 6 position"
+        );
+        Node {
+            current: position.discs(position.to_move()),
+            mask: position.occupied(),
+            moves: position.moves_played() as i32,
+        }
+    }
+
+    /// Unique per position up to mirroring: in each column, mask + current sets one bit above
+    /// the discs and keeps the pattern of the side to move below it (below 2^49), and a
+    /// position shares its key, hence its table slot, with its mirror image, which has the
+    /// same score.
+    #[inline]
+    fn key(&self) -> u64 {
+        let key = self.current + self.mask;
+        let stride = GEOMETRY.rows() + 1;
+        let column = (1 << stride) - 1;
+        let mirrored = (0..COLUMNS as u32).fold(0, |m, c| {
+            m | (key >> (c * stride) & column) << ((COLUMNS as u32 - 1 - c) * stride)
+        });
+        key.min(mirrored)
+    }
+
+    #[inline]
+    fn playable(&self) -> u64 {
+        GEOMETRY.playable(self.mask)
+    }
+
+    #[inline]
+    fn can_win_next(&self) -> bool {
+        GEOMETRY.winning_cells(self.current, self.mask) & self.playable() != 0
+    }
+
+    /// Playable cells that do not let the opponent win at once: none when the opponent has two
+    /// wins to block, only the block when it has one, and never the cell under an opponent's
+    /// winning cell.
+    #[inline]
+    fn non_losing_moves(&self) -> u64 {
+        let mut playable = self.playable();
+        let opponent_wins = GEOMETRY.winning_cells(self.current ^ self.mask, self.mask);
+        let forced = playable & opponent_wins;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            playable = forced;
+        }
+        playable & !(opponent_wins >> 1)
+    }
+
+    /// The position after the side to move drops a disc on `cell`.
+    #[inline]
+    fn after(&self, cell: u64) -> Node {
+        Node {
+            current: self.current ^ self.mask,
+            mask: self.mask | cell,
+            moves: self.moves + 1,
+        }
+    }
+
+    /// How many cells would complete a line for the side to move after it plays `cell`: moves
+    /// that create threats are tried first.
+    #[inline]
+    fn threats_after(&self, cell: u64) -> u32 {
+        GEOMETRY
+            .winning_cells(self.current | cell, self.mask | cell)
+            .count_ones()
+    }
+
+    /// The score of winning with the next disc.
+    fn win_now_score(&self) -> i32 {
+        (CELLS + 1 - self.moves) / 2
+    }
+}
+
+/// A bound on a position's score, as the table stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Upper(i32),
+    Lower(i32),
+}
+
+/// Transposition table of bounds, one slot per key modulo a prime. A slot is one `u64` (the
+/// key, below 2^49, above the bound's byte) so that a probe costs a single cache miss: the
+/// misses, not the move generation, bound the solver's speed.
+struct Table {
+    slots: Vec<u64>,
+}
+
+impl Table {
+    /// The largest prime below 2^23: 8 M slots, 64 MB, zeroed lazily by the allocator.
+    const SIZE: usize = 8_388_593;
+    const LOWER: u64 = 64;
+
+    fn new() -> Table {
+        Table {
+            slots: vec![0; Self::SIZE],
+        }
+    }
+
+    /// Starts loading a slot that will be probed soon, so that its cache and TLB misses
+    /// overlap with move generation (this halves the solve time of early positions).
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot: *const u64 = &self.slots[(key % Self::SIZE as u64) as usize];
+            // SAFETY: a prefetch is only a hint about a valid address; it cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Bound> {
+        let slot = self.slots[(key % Self::SIZE as u64) as usize];
+        let v = slot & 0xFF;
+        if v == 0 || slot >> 8 != key {
+            return None;
+        }
+        Some(if v >= Self::LOWER {
+            Bound::Lower((v - Self::LOWER) as i32 + MIN_SCORE - 1)
+        } else {
+            Bound::Upper(v as i32 + MIN_SCORE - 1)
+        })
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, bound: Bound) {
+        let encode = |score: i32| {
+            debug_assert!((MIN_SCORE..=MAX_SCORE).contains(&score));
+            (score - MIN_SCORE + 1) as u64
+        };
+        let v = match bound {
+            Bound::Upper(s) => encode(s),
+            Bound::Lower(s) => Self::LOWER + encode(s),
+        };
+        self.slots[(key % Self::SIZE as u64) as usize] = key << 8 | v;
+    }
+}
+
+/// A Connect Four solver. Keep one for many positions: table entries are facts about
+/// positions, valid whatever the search started from.
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    pub fn new() -> Solver {
+        Solver {
+            table: Table::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Positions searched since the solver was made, for benchmarks.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The exact score of a [`Connect::standard`] position in play, for its side to move.
+    pub fn solve(&mut self, position: &Position) -> i32 {
+        self.solve_node(Node::of(position))
+    }
+
+    /// The score of every column (`None` when full): what each move leaves for the side to
+    /// move, so the best columns are the ones equal to [`solve`](Self::solve)'s score.
+    pub fn analyse(&mut self, position: &Position) -> [Option<i32>; COLUMNS] {
+        let node = Node::of(position);
+        let wins = GEOMETRY.winning_cells(node.current, node.mask);
+        let playable = node.playable();
+        std::array::from_fn(|c| {
+            let cell = playable & GEOMETRY.column_mask(c as u32);
+            (cell != 0).then(|| {
+                if cell & wins != 0 {
+                    node.win_now_score()
+                } else {
+                    -self.solve_node(node.after(cell))
+                }
+            })
+        })
+    }
+
+    /// Narrows [min, max] with null-window searches, each asking "is the score above med?";
+    /// probing near 0 first, where most scores lie, proves the result with the fewest nodes.
+    fn solve_node(&mut self, node: Node) -> i32 {
+        if node.moves == CELLS {
+            return 0;
+        }
+        if node.can_win_next() {
+            return node.win_now_score();
+        }
+        let mut min = -(CELLS - node.moves) / 2;
+        let mut max = (CELLS + 1 - node.moves) / 2;
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(node, med, med + 1);
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// Fail-soft negamax within (alpha, beta) for a node whose side to move cannot win at once:
+    /// the caller has played that move already, or pruned the node.
+    fn negamax(&mut self, node: Node, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta && !node.can_win_next());
+        self.nodes += 1;
+        let next = node.non_losing_moves();
+        if next == 0 {
+            // Every move lets the opponent win with its next disc.
+            return -(CELLS - node.moves) / 2;
+        }
+        if node.moves >= CELLS - 2 {
+            // Two cells left and neither side can win in them.
+            return 0;
+        }
+        // The opponent cannot win with its next disc; we cannot win with this one.
+        let min = -(CELLS - 2 - node.moves) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = (CELLS - 1 - node.moves) / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = node.key();
+        match self.table.get(key) {
+            Some(Bound::Upper(upper)) if beta > upper => {
+                beta = upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            Some(Bound::Lower(lower)) if alpha < lower => {
+                alpha = lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            _ => {}
+        }
+        // Moves by decreasing threats created, centre first among equals (insertion sort).
+        let mut moves = [(0u64, 0u32); COLUMNS];
+        let mut count = 0;
+        for &c in &ORDER[..COLUMNS] {
+            let cell = next & GEOMETRY.column_mask(c as u32);
+            if cell == 0 {
+                continue;
+            }
+            self.table.prefetch(node.after(cell).key());
+            let score = node.threats_after(cell);
+            let mut i = count;
+            while i > 0 && moves[i - 1].1 < score {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = (cell, score);
+            count += 1;
+        }
+        for &(cell, _) in &moves[..count] {
+            let score = -self.negamax(node.after(cell), -beta, -alpha);
+            if score >= beta {
+                self.table.put(key, Bound::Lower(score));
+                return score;
+            }
+            alpha = alpha.max(score);
+        }
+        self.table.put(key, Bound::Upper(alpha));
+        alpha
+    }
+}
+
+/// The fraction of `positions` (of [`Connect::standard`], in play) where `agent` picks a
+/// column that keeps the position's solved score: a strength measure that needs no opponent.
+/// NaN for an empty set.
+pub fn move_accuracy(agent: &mut dyn Agent, positions: &[Position], rng: &mut ChaCha8Rng) -> f64 {
+    let mut solver = Solver::new();
+    let mut kept = 0;
+    for position in positions {
+        let scores = solver.analyse(position);
+        let best = scores.iter().flatten().max().copied();
+        let pick = agent.choose(position, rng) as usize;
+        if scores.get(pick).copied().flatten() == best {
+            kept += 1;
+        }
+    }
+    kept as f64 / positions.len() as f64
+}
+
+/// The published vectors as positions, for [`move_accuracy`].
+pub fn published_positions() -> Vec<Position> {
+    let game = Connect::standard();
+    PUBLISHED_VECTORS
+        .iter()
+        .map(|(moves, _)| {
+            game.parse_moves(moves)
+                .expect("published positions are in play")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect::Ending;
+    use crate::games::connect::agents::RandomAgent;
+    use crate::rng::game_stream;
+
+    /// Plain minimax over the engine's own rules, scored in Pons' convention.
+    fn brute_force(game: &Connect, position: &Position) -> i32 {
+        let g = game.geometry();
+        let mut best = i32::MIN;
+        for column in 0..g.columns() as u8 {
+            let mut after = *position;
+            let value = match game.play(&mut after, column) {
+                Some(Ending::Forfeit) => continue,
+                Some(Ending::Win) => (CELLS + 1 - position.moves_played() as i32) / 2,
+                Some(Ending::Draw) => 0,
+                None => -brute_force(game, &after),
+            };
+            best = best.max(value);
+        }
+        best
+    }
+
+    #[test]
+    fn table_round_trips_every_bound() {
+        let mut table = Table::new();
+        for s in MIN_SCORE..=MAX_SCORE {
+            table.put(12345, Bound::Upper(s));
+            assert_eq!(table.get(12345), Some(Bound::Upper(s)));
+            table.put(12345, Bound::Lower(s));
+            assert_eq!(table.get(12345), Some(Bound::Lower(s)));
+            assert_eq!(table.get(12345 + Table::SIZE as u64), None);
+        }
+    }
+
+    /// Random continuations of the published positions down to the last ten empty cells,
+    /// where plain minimax is fast enough: the solver and its analysis agree with it.
+    #[test]
+    fn solver_agrees_with_brute_force_on_endgames() {
+        let game = Connect::standard();
+        let mut solver = Solver::new();
+        let mut checked = 0;
+        for (seed, mut position) in published_positions().into_iter().enumerate() {
+            let mut rng = game_stream(seed as u64, 0);
+            let mut random = RandomAgent::new(&game);
+            loop {
+                if position.moves_played() >= 32 {
+                    let exact = brute_force(&game, &position);
+                    assert_eq!(solver.solve(&position), exact, "{position:?}");
+                    let best = solver.analyse(&position).into_iter().flatten().max();
+                    assert_eq!(best, Some(exact));
+                    checked += 1;
+                }
+                let column = random.choose(&position, &mut rng);
+                if game.play(&mut position, column).is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} endgames");
+    }
+}

@@ -1,0 +1,463 @@
+//! Puyo Puyo on 6 × 12 with 3 to 5 colours, under the seed `programming` rules or Puyo Puyo
+//! `tsu` rules (see [`rules`]).
+//!
+//! A move places the falling pair (axis and child) by column and rotation; at most 22
+//! placements, 11 for a same-colour pair. The position carries the field, the pair to place and,
+//! when the game shows it, the next pair, so the linear player can look two plies ahead.
+
+pub mod features;
+pub mod field;
+pub mod listing;
+pub mod rules;
+
+use crate::game::{FeatureValues, Game, Outcome};
+use crate::games::GameSpec;
+use anyhow::{Result, bail};
+use features::FEATURE_NAMES;
+use field::{Field, MAX_COLOURS, VISIBLE_ROWS, WIDTH};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+pub use rules::{Pair, Placement, Rules};
+
+/// Colours a game may use.
+pub const COLOURS: std::ops::RangeInclusive<u8> = 3..=MAX_COLOURS as u8;
+
+/// Pairs in Tsu's dealing cycle.
+const TSU_CYCLE: usize = 128;
+
+/// What an episode's score is, so users can tune for big chains rather than raw points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fitness {
+    /// Sum of the points scored.
+    Score,
+    /// The largest chain fired.
+    MaxChain,
+}
+
+impl Fitness {
+    /// Every fitness, the default first.
+    const ALL: [Fitness; 2] = [Fitness::Score, Fitness::MaxChain];
+
+    /// The name `--fitness` takes and reports show.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fitness::Score => "score",
+            Fitness::MaxChain => "max_chain",
+        }
+    }
+}
+
+/// Puyo under one ruleset, colour count and fitness.
+#[derive(Clone, Debug)]
+pub struct Puyo {
+    rules: Rules,
+    colours: u8,
+    /// The player sees the next pair.
+    preview: bool,
+    /// Placements that end the game are offered (and end it when chosen).
+    allow_topout: bool,
+    fitness: Fitness,
+}
+
+/// Tsu's pair cycle: dealt in order and repeated, so both players of a real match (and every
+/// replay) see the same pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cycle {
+    /// Pair `i` as `axis | child << 4`.
+    pairs: [u8; TSU_CYCLE],
+    /// Pairs dealt so far, modulo the cycle.
+    dealt: u8,
+}
+
+/// The field, the pair to place, the next pair when it is shown, and what the rules remember.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub field: Field,
+    /// The pair to place; `None` after the last known pair (nothing to place).
+    pub pair: Option<Pair>,
+    /// The next pair when the player sees it.
+    pub next: Option<Pair>,
+    /// An all-clear bonus is owed to the next chain (Tsu).
+    all_clear: bool,
+    /// Tsu's pair cycle; unused under the programming rules, which draw every pair afresh.
+    cycle: Cycle,
+}
+
+impl Cycle {
+    /// No cycle: the programming rules draw every pair from the stream.
+    const UNUSED: Cycle = Cycle {
+        pairs: [0; TSU_CYCLE],
+        dealt: 0,
+    };
+}
+
+impl Position {
+    /// A position to analyse: a given field and pair, nothing known after it.
+    pub fn new(field: Field, pair: Pair) -> Position {
+        Position {
+            field,
+            pair: Some(pair),
+            next: None,
+            all_clear: false,
+            cycle: Cycle::UNUSED,
+        }
+    }
+}
+
+impl Puyo {
+    /// A game with the default settings but `rules`: 4 colours, no preview, fitness score.
+    pub fn new(rules: Rules) -> Puyo {
+        Puyo {
+            rules,
+            colours: 4,
+            preview: false,
+            allow_topout: false,
+            fitness: Fitness::Score,
+        }
+    }
+
+    /// The game a [`GameSpec`] describes; every setting outside Puyo's range is a one-line error.
+    pub fn from_spec(spec: &GameSpec) -> Result<Puyo> {
+        if spec.width.is_some_and(|w| w != WIDTH) || spec.height.is_some_and(|h| h != 12) {
+            bail!(
+                "puyo is played on 6 x 12, not {} x {}",
+                spec.width.unwrap_or(WIDTH),
+                spec.height.unwrap_or(12)
+            );
+        }
+        let colours = spec.colours.unwrap_or(4);
+        if !COLOURS.contains(&colours) {
+            bail!(
+                "puyo colours {colours} is out of range {}..={}",
+                COLOURS.start(),
+                COLOURS.end()
+            );
+        }
+        let rules = match spec.rules.as_deref() {
+            None => rules::ALL_RULES[0],
+            Some(name) => Rules::parse(name).ok_or_else(|| {
+                let valid: Vec<&str> = rules::ALL_RULES.iter().map(|r| r.name()).collect();
+                anyhow::anyhow!(
+                    "unknown puyo rules `{name}`; valid rules: {}",
+                    valid.join(", ")
+                )
+            })?,
+        };
+        let fitness = match spec.fitness.as_deref() {
+            None => Fitness::ALL[0],
+            Some(name) => Fitness::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| {
+                    let valid: Vec<&str> = Fitness::ALL.iter().map(|f| f.name()).collect();
+                    anyhow::anyhow!(
+                        "unknown puyo fitness `{name}`; valid fitness: {}",
+                        valid.join(", ")
+                    )
+                })?,
+        };
+        if spec.bag7 {
+            bail!("--bag7 is a tetris setting; puyo does not use it");
+        }
+        if spec.inarow.is_some() {
+            bail!("--inarow is a connect setting; puyo does not use it");
+        }
+        Ok(Puyo {
+            rules,
+            colours,
+            preview: spec.preview,
+            allow_topout: spec.allow_topout,
+            fitness,
+        })
+    }
+
+    /// The Tsu cycle: `TSU_CYCLE` pairs holding each colour as equally often as 256 puyos allow
+    /// (colour 1 first gets the remainder), shuffled with `rng`.
+    fn shuffled_cycle(&self, rng: &mut ChaCha8Rng) -> Cycle {
+        let mut puyos = [0u8; 2 * TSU_CYCLE];
+        for (i, p) in puyos.iter_mut().enumerate() {
+            *p = (i % self.colours as usize) as u8 + 1;
+        }
+        for i in (1..puyos.len()).rev() {
+            puyos.swap(i, rng.random_range(0..=i));
+        }
+        Cycle {
+            pairs: std::array::from_fn(|i| puyos[2 * i] | puyos[2 * i + 1] << 4),
+            dealt: 0,
+        }
+    }
+
+    /// The next pair: uniform colours from `rng` (programming) or the next of the cycle (Tsu).
+    fn deal(&self, cycle: &mut Cycle, rng: &mut ChaCha8Rng) -> Pair {
+        match self.rules {
+            Rules::Programming => Pair {
+                axis: rng.random_range(1..=self.colours),
+                child: rng.random_range(1..=self.colours),
+            },
+            Rules::Tsu => {
+                let p = cycle.pairs[cycle.dealt as usize];
+                cycle.dealt = ((cycle.dealt as usize + 1) % TSU_CYCLE) as u8;
+                Pair {
+                    axis: p & 0xF,
+                    child: p >> 4,
+                }
+            }
+        }
+    }
+
+    /// Whether `position`'s pair has a placement that does not end the game.
+    fn has_safe_placement(&self, position: &Position) -> bool {
+        let Some(pair) = position.pair else {
+            return false;
+        };
+        let heights = position.field.heights();
+        rules::placements(pair).iter().any(|&p| {
+            self.rules.offers(&heights, p)
+                && !self
+                    .rules
+                    .play(&position.field, &heights, pair, p, false, &mut |_| {})
+                    .game_over
+        })
+    }
+}
+
+impl Game for Puyo {
+    type Position = Position;
+    type Move = Placement;
+
+    fn name(&self) -> &'static str {
+        "puyo"
+    }
+
+    fn rules(&self) -> String {
+        format!(
+            "{} 6x12, {} colours{}{}, fitness {}",
+            self.rules.name(),
+            self.colours,
+            if self.preview {
+                ", next pair shown"
+            } else {
+                ""
+            },
+            if self.allow_topout {
+                ", top-outs allowed"
+            } else {
+                ""
+            },
+            self.score_name(),
+        )
+    }
+
+    fn feature_names(&self) -> &'static [&'static str] {
+        &FEATURE_NAMES
+    }
+
+    fn start(&self, rng: &mut ChaCha8Rng) -> Position {
+        let mut cycle = match self.rules {
+            Rules::Programming => Cycle::UNUSED,
+            Rules::Tsu => self.shuffled_cycle(rng),
+        };
+        let pair = self.deal(&mut cycle, rng);
+        let next = self.preview.then(|| self.deal(&mut cycle, rng));
+        Position {
+            next,
+            cycle,
+            ..Position::new(Field::EMPTY, pair)
+        }
+    }
+
+    #[inline]
+    fn for_each_move(
+        &self,
+        position: &Position,
+        mask: crate::game::FeatureMask,
+        visit: &mut impl FnMut(Placement, &Position, &Outcome, &FeatureValues),
+    ) {
+        let Some(pair) = position.pair else {
+            return;
+        };
+        let heights = position.field.heights();
+        let mut after = *position;
+        after.pair = position.next;
+        after.next = None;
+        let mut values = FeatureValues::default();
+        for &placement in rules::placements(pair) {
+            if !self.rules.offers(&heights, placement) {
+                continue;
+            }
+            let played = self.rules.play(
+                &position.field,
+                &heights,
+                pair,
+                placement,
+                position.all_clear,
+                &mut |_| {},
+            );
+            if played.game_over && !self.allow_topout {
+                continue;
+            }
+            if !played.game_over {
+                features::compute(&played.field, &played.chain, self.rules, mask, &mut values);
+            }
+            after.field = played.field;
+            after.all_clear = played.all_clear;
+            visit(placement, &after, &outcome(&played), &values);
+        }
+    }
+
+    fn knows_next(&self, position: &Position) -> bool {
+        position.pair.is_some()
+    }
+
+    fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {
+        let pair = position
+            .pair
+            .expect("a position from start always has a pair to place");
+        let heights = position.field.heights();
+        debug_assert!(self.rules.offers(&heights, mv), "{mv:?} is not offered");
+        let played = self.rules.play(
+            &position.field,
+            &heights,
+            pair,
+            mv,
+            position.all_clear,
+            &mut |_| {},
+        );
+        position.field = played.field;
+        position.all_clear = played.all_clear;
+        let dealt = self.deal(&mut position.cycle, rng);
+        if self.preview {
+            position.pair = position.next;
+            position.next = Some(dealt);
+        } else {
+            position.pair = Some(dealt);
+        }
+        let mut outcome = outcome(&played);
+        if !outcome.game_over && !self.allow_topout {
+            // The game also ends when every placement of the new pair would end it.
+            outcome.game_over = !self.has_safe_placement(position);
+        }
+        outcome
+    }
+
+    fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
+        match self.fitness {
+            Fitness::Score => score + outcome.points,
+            Fitness::MaxChain => score.max(outcome.chains as f64),
+        }
+    }
+
+    fn score_name(&self) -> &'static str {
+        self.fitness.name()
+    }
+
+    fn render(&self, position: &Position) -> String {
+        let mut s = String::new();
+        let rows = position.field.to_rows(self.rules.rows());
+        for (i, row) in rows.iter().enumerate() {
+            // Tsu's hidden 13th row is drawn above the walls.
+            let wall = if i + (VISIBLE_ROWS as usize) < rows.len() {
+                ' '
+            } else {
+                '|'
+            };
+            s.push(wall);
+            s.push_str(row);
+            s.push(wall);
+            s.push('\n');
+        }
+        s.push('+');
+        s.push_str(&"-".repeat(WIDTH));
+        s.push_str("+\n");
+        let show =
+            |p: Option<Pair>| p.map_or("??".to_string(), |p| format!("{}{}", p.axis, p.child));
+        s.push_str(&format!(
+            "pair {}  next {}\n",
+            show(position.pair),
+            show(position.next)
+        ));
+        s
+    }
+}
+
+/// What a played placement reports to the player: a move that ends the game is scored −∞.
+fn outcome(played: &rules::Played) -> Outcome {
+    Outcome {
+        cleared: played.chain.erased,
+        points: played.chain.score as f64,
+        chains: played.chain.chains,
+        game_over: played.game_over,
+        terminal_value: played.game_over.then_some(f64::NEG_INFINITY),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn tsu_cycle_deals_colours_evenly_and_repeats() {
+        for colours in COLOURS {
+            let game = Puyo {
+                colours,
+                ..Puyo::new(Rules::Tsu)
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(colours as u64);
+            let position = game.start(&mut rng);
+            let mut cycle = position.cycle;
+            let mut counts = [0usize; MAX_COLOURS + 1];
+            let first: Vec<Pair> = (0..TSU_CYCLE)
+                .map(|_| game.deal(&mut cycle, &mut rng))
+                .collect();
+            for p in &first {
+                counts[p.axis as usize] += 1;
+                counts[p.child as usize] += 1;
+            }
+            let used = &counts[1..=colours as usize];
+            assert!(used.iter().max().unwrap() - used.iter().min().unwrap() <= 1);
+            assert_eq!(used.iter().sum::<usize>(), 2 * TSU_CYCLE);
+            let again: Vec<Pair> = (0..TSU_CYCLE)
+                .map(|_| game.deal(&mut cycle, &mut rng))
+                .collect();
+            assert_eq!(first, again);
+            // start dealt the cycle's first pair, so it comes back last.
+            assert_eq!(position.pair, Some(first[TSU_CYCLE - 1]));
+        }
+    }
+
+    #[test]
+    fn preview_deals_the_same_pairs() {
+        let plain = Puyo::new(Rules::Programming);
+        let shown = Puyo {
+            preview: true,
+            ..Puyo::new(Rules::Programming)
+        };
+        let mut a = ChaCha8Rng::seed_from_u64(9);
+        let mut b = ChaCha8Rng::seed_from_u64(9);
+        let pa = plain.start(&mut a);
+        let pb = shown.start(&mut b);
+        assert_eq!(pa.pair, pb.pair);
+        assert!(pa.next.is_none());
+        let mut unused = Cycle::UNUSED;
+        assert_eq!(pb.next, Some(plain.deal(&mut unused, &mut a)));
+    }
+
+    #[test]
+    fn max_chain_fitness_keeps_the_largest_chain() {
+        let game = Puyo {
+            fitness: Fitness::MaxChain,
+            ..Puyo::new(Rules::Programming)
+        };
+        let o = |chains| Outcome {
+            chains,
+            points: 1000.0,
+            ..Outcome::default()
+        };
+        let score = [o(2), o(5), o(0)]
+            .iter()
+            .fold(0.0, |s, x| game.accumulate(s, x));
+        assert_eq!(score, 5.0);
+        assert_eq!(game.score_name(), "max_chain");
+    }
+}

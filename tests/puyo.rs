@@ -1,0 +1,590 @@
+//! Puyo: the seed rules vectors, Tsu scoring and reachability, conservation of puyos, and
+//! `play` / `moves` through the real binary.
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use serde::Deserialize;
+use stacktune::episode::play_episode;
+use stacktune::eval::LinearPlayer;
+use stacktune::game::{EpisodeLimits, FeatureValues, Game, Outcome};
+use stacktune::games::puyo::field::Field;
+use stacktune::games::puyo::rules::{PLACEMENTS, Played, Step, placements};
+use stacktune::games::puyo::{Pair, Placement, Position, Puyo, Rules};
+use stacktune::rng::game_stream;
+use std::fs;
+
+#[derive(Deserialize)]
+struct Vector {
+    field: Vec<Vec<u8>>,
+    pair: [u8; 2],
+    placement: [u8; 2],
+    legal: bool,
+    after: Option<Vec<Vec<u8>>>,
+    chains: Option<u32>,
+    score: Option<u32>,
+    steps: Option<Vec<VectorStep>>,
+}
+
+#[derive(Deserialize)]
+struct VectorStep {
+    erased: u32,
+    colours: u32,
+    score: u32,
+}
+
+fn pair(axis: u8, child: u8) -> Pair {
+    Pair { axis, child }
+}
+
+fn at(column: u8, rotation: u8) -> Placement {
+    Placement { column, rotation }
+}
+
+/// A field from rows TOP first, `.` empty; fewer than 12 rows are the bottom rows.
+fn field(rows: &[&str]) -> Field {
+    let rows: Vec<Vec<u8>> = rows
+        .iter()
+        .map(|r| {
+            r.bytes()
+                .map(|b| if b == b'.' { 0 } else { b - b'0' })
+                .collect()
+        })
+        .collect();
+    Field::from_rows(&rows)
+}
+
+/// Plays one placement with nothing owed, collecting the chain steps.
+fn play(rules: Rules, f: &Field, p: Pair, at: Placement) -> (Played, Vec<Step>) {
+    let mut steps = Vec::new();
+    let played = rules.play(f, &f.heights(), p, at, false, &mut |s| steps.push(s));
+    (played, steps)
+}
+
+#[test]
+fn every_rules_vector_passes() {
+    let text = include_str!("data/puyo-rules.jsonl");
+    let mut checked = 0;
+    for (line, json) in text.lines().enumerate() {
+        let v: Vector = serde_json::from_str(json).unwrap();
+        let case = format!("vector {}", line + 1);
+        let before = Field::from_rows(&v.field);
+        let p = pair(v.pair[0], v.pair[1]);
+        let placement = at(v.placement[0], v.placement[1]);
+        let offered = Rules::Programming.offers(&before.heights(), placement);
+        assert_eq!(offered, v.legal, "{case}: legality");
+        if !v.legal {
+            checked += 1;
+            continue;
+        }
+        let (played, steps) = play(Rules::Programming, &before, p, placement);
+        let after = Field::from_rows(v.after.as_ref().unwrap());
+        assert_eq!(played.field.to_rows(12), after.to_rows(12), "{case}: after");
+        assert_eq!(Some(played.chain.chains), v.chains, "{case}: chains");
+        assert_eq!(Some(played.chain.score), v.score, "{case}: score");
+        let want: Vec<Step> = v
+            .steps
+            .unwrap()
+            .iter()
+            .map(|s| Step {
+                erased: s.erased,
+                colours: s.colours,
+                score: s.score,
+            })
+            .collect();
+        assert_eq!(steps, want, "{case}: steps");
+        assert!(!played.game_over, "{case}: no vector ends the game");
+        checked += 1;
+    }
+    assert_eq!(checked, 300);
+}
+
+#[test]
+fn programming_game_ends_when_the_third_column_tops_the_field() {
+    // Column 2 is 10 high (no group of four): a vertical pair fills its 12th row.
+    let f = field(&[
+        "..1...", "..2...", "..1...", "..2...", "..1...", "..2...", "..1...", "..2...", "..1...",
+        "..2...",
+    ]);
+    let (played, _) = play(Rules::Programming, &f, pair(3, 4), at(2, 1));
+    assert!(played.game_over);
+    // The game does not offer it, and offers it with −∞ when top-outs are allowed.
+    let game = Puyo::new(Rules::Programming);
+    let position = Position::new(f, pair(3, 4));
+    let mut offered = Vec::new();
+    game.for_each_move(&position, 0, &mut |mv, _, _, _| offered.push(mv));
+    assert!(!offered.contains(&at(2, 1)));
+    assert!(offered.contains(&at(2, 0)));
+}
+
+#[test]
+fn tsu_lone_four_puyo_clear_scores_40() {
+    let f = field(&["111..."]);
+    let (played, steps) = play(Rules::Tsu, &f, pair(1, 2), at(3, 1));
+    assert_eq!(played.chain.chains, 1);
+    assert_eq!(played.chain.score, 40);
+    assert_eq!(
+        steps,
+        [Step {
+            erased: 4,
+            colours: 1,
+            score: 40
+        }]
+    );
+    assert_eq!(played.field.to_rows(1), ["...2.."]);
+}
+
+#[test]
+fn tsu_two_chain_scores_40_then_320() {
+    // Column 0: three 2s under three 1s; a 1 at (1, 0). The axis 2 lands at (1, 1): four 2s
+    // pop (10 × 4 × max(1, 0 + 0 + 0) = 40), the 1s fall beside the 1 at (1, 0) and pop with
+    // chain power 8 (10 × 4 × 8 = 320); the child 3 falls to (1, 0).
+    let f = field(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+    let (played, steps) = play(Rules::Tsu, &f, pair(2, 3), at(1, 1));
+    assert_eq!(
+        steps,
+        [
+            Step {
+                erased: 4,
+                colours: 1,
+                score: 40
+            },
+            Step {
+                erased: 4,
+                colours: 1,
+                score: 320
+            },
+        ]
+    );
+    assert_eq!(played.chain.score, 360);
+    assert_eq!(played.field.to_rows(1), [".3...."]);
+    assert!(!played.all_clear);
+}
+
+#[test]
+fn tsu_group_and_colour_bonuses() {
+    // Four 1s and four 2s pop together: two colours (bonus 3), groups of 4 (bonus 0):
+    // 10 × 8 × (0 + 0 + 3) = 240.
+    let f = field(&["1.2...", "1.2...", "1.2..."]);
+    let (played, _) = play(Rules::Tsu, &f, pair(1, 2), at(1, 0));
+    assert_eq!((played.chain.chains, played.chain.erased), (1, 8));
+    assert_eq!(played.chain.score, 240);
+    // The axis 1 at (1, 0) joins two pairs of 1s into five (bonus 2); the child 2 lands on
+    // column 2 at (2, 2) beside three 2s: 10 × 9 × (0 + 2 + 3) = 450.
+    let f = field(&["...2..", "1.12..", "1.12.."]);
+    let (played, _) = play(Rules::Tsu, &f, pair(1, 2), at(1, 0));
+    assert_eq!(played.chain.erased, 9);
+    assert_eq!(played.chain.score, 450);
+}
+
+#[test]
+fn tsu_all_clear_pays_2100_with_the_next_chain() {
+    let rules = Rules::Tsu;
+    // Five 1s pop and empty the field: 10 × 5 × 2 = 100, bonus owed.
+    let f = field(&["1.....", "1.....", "1....."]);
+    let (cleared, _) = play(rules, &f, pair(1, 1), at(0, 1));
+    assert_eq!(cleared.chain.score, 100);
+    assert_eq!(cleared.field, Field::EMPTY);
+    assert!(cleared.all_clear);
+    // A move without a chain keeps it owed.
+    let e = Field::EMPTY;
+    let quiet = rules.play(&e, &e.heights(), pair(2, 2), at(0, 0), true, &mut |_| {});
+    assert_eq!(quiet.chain.score, 0);
+    assert!(quiet.all_clear);
+    // The next chain gets it.
+    let f = field(&[".....3", ".....3", ".....3"]);
+    let paid = rules.play(&f, &f.heights(), pair(3, 4), at(5, 1), true, &mut |_| {});
+    assert_eq!(paid.chain.score, 40 + 2100);
+    assert!(!paid.all_clear);
+    // The programming rules have no such bonus.
+    let (seed, _) = play(
+        Rules::Programming,
+        &field(&["1.....", "1.....", "1....."]),
+        pair(1, 1),
+        at(0, 1),
+    );
+    assert!(!seed.all_clear);
+}
+
+/// A column of `n` puyos alternating colours 1 and 2 (never a group), as rows top first for a
+/// 13-row Tsu field.
+fn tsu_field(heights: [usize; 6]) -> Field {
+    let rows: Vec<Vec<u8>> = (0..13)
+        .rev()
+        .map(|y| {
+            heights
+                .iter()
+                .enumerate()
+                .map(|(x, &h)| if y < h { ((x + y) % 2) as u8 + 1 } else { 0 })
+                .collect()
+        })
+        .collect();
+    Field::from_rows(&rows)
+}
+
+fn offered(rules: Rules, f: &Field, p: Pair) -> Vec<Placement> {
+    let h = f.heights();
+    placements(p)
+        .iter()
+        .copied()
+        .filter(|&q| rules.offers(&h, q))
+        .collect()
+}
+
+#[test]
+fn tsu_13_high_column_blocks_everything_past_it() {
+    let f = tsu_field([0, 0, 0, 13, 0, 0]);
+    let got = offered(Rules::Tsu, &f, pair(1, 2));
+    let within: Vec<Placement> = PLACEMENTS
+        .iter()
+        .copied()
+        .filter(|p| p.column <= 2 && p.child_column().unwrap() <= 2)
+        .collect();
+    assert_eq!(got, within);
+    assert_eq!(got.len(), 10);
+    // The programming rules only ask for room: column 3 is simply full.
+    let prog = offered(
+        Rules::Programming,
+        &tsu_field([0, 0, 0, 12, 0, 0]),
+        pair(1, 2),
+    );
+    assert_eq!(prog.len(), 22 - 6);
+}
+
+#[test]
+fn tsu_12_high_column_needs_a_foothold_to_climb() {
+    // Column 3 is 12 high; column 2 only 10: no foothold, so columns 3 to 5 are out of reach.
+    let f = tsu_field([0, 0, 10, 12, 0, 0]);
+    let got = offered(Rules::Tsu, &f, pair(1, 2));
+    assert!(
+        got.iter()
+            .all(|p| p.column <= 2 && p.child_column().unwrap() <= 2)
+    );
+    // Column 2 at 11 is a foothold: the pair climbs over column 3 and reaches column 5.
+    let f = tsu_field([0, 0, 11, 12, 0, 0]);
+    let got = offered(Rules::Tsu, &f, pair(1, 2));
+    assert!(got.contains(&at(5, 1)));
+    assert!(got.contains(&at(3, 1)));
+    // Child below onto the 12-high column would put the axis in row 14: never offered.
+    assert!(!got.contains(&at(3, 3)));
+    // Columns 1 and 3 both 12 high lift the pair between them (the valley rule).
+    let f = tsu_field([0, 12, 10, 12, 0, 0]);
+    assert!(offered(Rules::Tsu, &f, pair(1, 2)).contains(&at(4, 1)));
+}
+
+#[test]
+fn tsu_puyo_landing_in_row_14_vanishes() {
+    let f = tsu_field([0, 0, 11, 12, 0, 0]);
+    let (played, _) = play(Rules::Tsu, &f, pair(3, 4), at(3, 1));
+    // The axis takes the hidden 13th row; the child has nowhere to go.
+    assert_eq!(played.field.count(), f.count() + 1);
+    assert_eq!(played.field.heights()[3], 13);
+    assert_eq!(played.field.colour(3, 12), 3);
+}
+
+#[test]
+fn tsu_game_ends_when_the_third_column_fills_its_12th_row() {
+    let game = Puyo::new(Rules::Tsu);
+    let f = tsu_field([0, 0, 11, 0, 0, 0]);
+    let (played, _) = play(Rules::Tsu, &f, pair(3, 4), at(0, 0));
+    assert!(!played.game_over);
+    let (played, _) = play(Rules::Tsu, &f, pair(3, 4), at(2, 0));
+    assert!(played.game_over);
+    // Dead fields offer nothing.
+    let dead = tsu_field([0, 0, 12, 0, 0, 0]);
+    assert!(offered(Rules::Tsu, &dead, pair(1, 2)).is_empty());
+    let mut n = 0;
+    game.for_each_move(&Position::new(dead, pair(1, 2)), 0, &mut |_, _, _, _| {
+        n += 1
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn empty_field_offers_22_or_11_placements() {
+    for rules in [Rules::Programming, Rules::Tsu] {
+        let game = Puyo::new(rules);
+        for (p, want) in [(pair(1, 2), 22), (pair(3, 3), 11)] {
+            let mut n = 0;
+            game.for_each_move(&Position::new(Field::EMPTY, p), 0, &mut |_, _, _, _| n += 1);
+            assert_eq!(n, want, "{rules:?} {p:?}");
+        }
+    }
+}
+
+fn weights_text() -> &'static str {
+    "game = \"puyo\"\n\n[weights]\nmove_score = 0.01\npotential_chain = 3.0\nconnected_2 = 1.0\nconnected_3 = 2.0\nbumpiness = -0.5\ndeath_column_height = -2.0\nu_deviation = -0.3\n"
+}
+
+fn player(game: &Puyo) -> LinearPlayer {
+    let file = stacktune::weights::WeightFile::parse(weights_text()).unwrap();
+    LinearPlayer::from_file(game, &file).unwrap()
+}
+
+#[test]
+fn episodes_are_reproducible_and_score_points() {
+    for rules in [Rules::Programming, Rules::Tsu] {
+        let game = Puyo::new(rules);
+        let limits = EpisodeLimits {
+            max_moves: Some(300),
+        };
+        let a = play_episode(&game, &player(&game), game_stream(5, 0), limits);
+        let b = play_episode(&game, &player(&game), game_stream(5, 0), limits);
+        assert_eq!(a, b);
+        assert!(a.moves > 20, "{rules:?}: {a:?}");
+        assert!(a.score > 0.0, "{rules:?}: {a:?}");
+    }
+}
+
+#[test]
+fn preview_lets_the_player_look_two_plies() {
+    let spec = stacktune::games::GameSpec {
+        game: Some("puyo".into()),
+        preview: true,
+        ..Default::default()
+    };
+    let game = Puyo::from_spec(&spec).unwrap();
+    let position = game.start(&mut game_stream(1, 0));
+    assert!(position.next.is_some());
+    let mut seen = 0;
+    game.for_each_move(&position, 0, &mut |_, after, _, _| {
+        assert!(game.knows_next(after));
+        assert_eq!(after.pair, position.next);
+        seen += 1;
+    });
+    assert!(seen > 0);
+    let mut looker = player(&game);
+    looker.lookahead = true;
+    assert!(looker.choose(&game, &position).is_some());
+}
+
+#[test]
+fn spec_errors_are_one_clear_line() {
+    let spec = |f: fn(&mut stacktune::games::GameSpec)| {
+        let mut s = stacktune::games::GameSpec {
+            game: Some("puyo".into()),
+            ..Default::default()
+        };
+        f(&mut s);
+        s.build().err().map(|e| e.to_string())
+    };
+    assert_eq!(spec(|_| {}), None);
+    assert_eq!(
+        spec(|s| s.colours = Some(6)).unwrap(),
+        "puyo colours 6 is out of range 3..=5"
+    );
+    assert_eq!(
+        spec(|s| s.width = Some(7)).unwrap(),
+        "puyo is played on 6 x 12, not 7 x 12"
+    );
+    assert_eq!(
+        spec(|s| s.rules = Some("sun".into())).unwrap(),
+        "unknown puyo rules `sun`; valid rules: programming, tsu"
+    );
+    assert_eq!(
+        spec(|s| s.fitness = Some("lines".into())).unwrap(),
+        "unknown puyo fitness `lines`; valid fitness: score, max_chain"
+    );
+    assert_eq!(spec(|s| s.fitness = Some("max_chain".into())), None);
+}
+
+/// A settled random field: random columns, then whatever stands popped away.
+fn arbitrary_field() -> impl Strategy<Value = Field> {
+    prop::collection::vec(prop::collection::vec(1u8..=4, 0..=12usize), 6).prop_map(|columns| {
+        let rows: Vec<Vec<u8>> = (0..12)
+            .rev()
+            .map(|y| {
+                columns
+                    .iter()
+                    .map(|c| c.get(y).copied().unwrap_or(0))
+                    .collect()
+            })
+            .collect();
+        let mut f = Field::from_rows(&rows);
+        let all = f.occupied();
+        Rules::Programming.resolve(&mut f, all, &mut |_| {});
+        f
+    })
+}
+
+fn colour_swap(f: &Field, swap: [u8; 5]) -> Field {
+    let rows: Vec<Vec<u8>> = (0..12)
+        .rev()
+        .map(|y| {
+            (0..6)
+                .map(|x| match f.colour(x, y) {
+                    0 => 0,
+                    c => swap[c as usize - 1],
+                })
+                .collect()
+        })
+        .collect();
+    Field::from_rows(&rows)
+}
+
+proptest! {
+    #[test]
+    fn puyos_are_conserved(f in arbitrary_field(), axis in 1u8..=4, child in 1u8..=4, k in 0usize..22) {
+        let p = pair(axis, child);
+        let q = PLACEMENTS[k];
+        let h = f.heights();
+        if Rules::Programming.offers(&h, q) {
+            let (played, steps) = play(Rules::Programming, &f, p, q);
+            prop_assert_eq!(played.field.count(), f.count() + 2 - played.chain.erased);
+            prop_assert_eq!(steps.iter().map(|s| s.erased).sum::<u32>(), played.chain.erased);
+            prop_assert!(played.field.floating().is_none());
+        }
+        if Rules::Tsu.offers(&h, q) {
+            let (played, _) = play(Rules::Tsu, &f, p, q);
+            let x = q.column as usize;
+            let vanished = u32::from(q.rotation == 1 && h[x] == 12);
+            prop_assert_eq!(played.field.count(), f.count() + 2 - vanished - played.chain.erased);
+        }
+    }
+
+    #[test]
+    fn features_do_not_depend_on_colour_names(f in arbitrary_field()) {
+        // Swap colours 1 ↔ 3 and 2 ↔ 4 on the field and in the pair.
+        let swap = [3, 4, 1, 2, 5];
+        let g = colour_swap(&f, swap);
+        let game = Puyo::new(Rules::Programming);
+        let collect = |field: Field, p: Pair| {
+            let mut out: Vec<(Placement, Outcome, FeatureValues)> = Vec::new();
+            game.for_each_move(&Position::new(field, p), u32::MAX, &mut |m, _, o, v| {
+                out.push((m, *o, *v));
+            });
+            out
+        };
+        let a = collect(f, pair(1, 2));
+        let b = collect(g, pair(3, 4));
+        prop_assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            prop_assert_eq!(x, y);
+        }
+    }
+}
+
+fn weights_file(dir: &std::path::Path) -> String {
+    let path = dir.join("puyo.toml");
+    fs::write(&path, weights_text()).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn play_runs_puyo_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = weights_file(dir.path());
+    for extra in [&[][..], &["--rules", "tsu", "--fitness", "max_chain"][..]] {
+        let mut args = vec![
+            "play",
+            "--weights",
+            &w,
+            "--games",
+            "6",
+            "--max-pieces",
+            "150",
+            "--seed",
+            "2",
+            "--json",
+            "--threads",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let out = run_in(dir.path(), &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(v["games"], 6);
+        assert!(v["mean"].as_f64().unwrap() > 0.0, "{v}");
+    }
+    let out = run_in(
+        dir.path(),
+        &["play", "--weights", &w, "--games", "2", "--colours", "9"],
+    );
+    assert_one_line_error(&out, "puyo colours 9 is out of range 3..=5");
+}
+
+fn board_file(dir: &std::path::Path, rows: &[&str]) -> String {
+    let mut text = "......\n".repeat(12 - rows.len());
+    for r in rows {
+        text.push_str(r);
+        text.push('\n');
+    }
+    let path = dir.join("b.txt");
+    fs::write(&path, text).unwrap();
+    "b.txt".to_string()
+}
+
+#[test]
+fn moves_lists_every_placement_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = board_file(dir.path(), &["1.....", "1.....", "1....."]);
+    let out = run_in(
+        dir.path(),
+        &[
+            "moves", "--game", "puyo", "--board", &b, "--piece", "41", "--json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let moves = v.as_array().unwrap();
+    assert_eq!(moves.len(), 22);
+    let mut keys: Vec<&str> = moves[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["after", "chains", "features", "legal", "placement", "score"]
+    );
+    // Child 1 below the axis in column 0: the 1 joins the three 1s and pops (400 points under
+    // the programming rules), the 4 falls to the bottom.
+    let pop = moves
+        .iter()
+        .find(|m| m["placement"]["column"] == 0 && m["placement"]["rotation"] == 3)
+        .unwrap();
+    assert_eq!(pop["legal"], true);
+    assert_eq!(pop["chains"], 1);
+    assert_eq!(pop["score"], 400);
+    assert_eq!(pop["after"][11], "4.....");
+    assert_eq!(pop["features"]["move_chain"], 1.0);
+    assert_eq!(pop["features"].as_object().unwrap().len(), 12);
+    let text = run_in(
+        dir.path(),
+        &["moves", "--game", "puyo", "--board", &b, "--piece", "41"],
+    );
+    assert!(stdout(&text).contains("column 0 rotation 3: 1 chain(s), 400 points"));
+}
+
+#[test]
+fn moves_rejects_bad_input_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |b: &str, piece: &str| {
+        run_in(
+            dir.path(),
+            &["moves", "--game", "puyo", "--board", b, "--piece", piece],
+        )
+    };
+    let ragged = board_file(dir.path(), &["1.....", "12..."]);
+    assert_one_line_error(
+        &args(&ragged, "41"),
+        "row 12: 5 cells, but a puyo row has 6",
+    );
+    let colour = board_file(dir.path(), &["8....."]);
+    assert_one_line_error(&args(&colour, "41"), "colour 8 is out of range 1..=5");
+    let good = board_file(dir.path(), &["1....."]);
+    for piece in ["4", "47", "x1", "412"] {
+        assert_one_line_error(&args(&good, piece), "unknown pair");
+    }
+    assert_one_line_error(&args("missing.txt", "41"), "cannot read board file");
+}

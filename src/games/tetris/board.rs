@@ -252,13 +252,7 @@ impl Board {
     #[inline]
     pub fn features(&self, mask: FeatureMask, out: &mut FeatureValues) {
         let padded = self.padded();
-        Tally::over(
-            &View::new(&padded, 0, self),
-            &Reach::board(self),
-            mask,
-            |_, _, _| {},
-        )
-        .write(mask, out);
+        Tally::over(&View::new(&padded, self), mask, |_, _, _| {}).write(mask, out);
     }
 }
 
@@ -294,10 +288,16 @@ const PADDED: usize = MAX_WIDTH - 1 + WINDOW;
 /// filled counts 1 + the empty cells directly below it.
 #[inline(always)]
 fn wells(left: u64, c: u64, right: u64, rows: u64) -> u32 {
+    wells_on(left, c, column_height(c), right, rows)
+}
+
+/// [`wells`] for a column whose height `height` is already known.
+#[inline(always)]
+fn wells_on(left: u64, c: u64, height: u32, right: u64, rows: u64) -> u32 {
     let cells = left & right & !c & rows;
     // Usually none, or one run straight up from the column's top: 1 + 2 + … + n. Adding the
     // bit just above the top clears such a run, and there are no cells below it.
-    let above_top = 1u64.checked_shl(column_height(c)).unwrap_or(0);
+    let above_top = 1u64.checked_shl(height).unwrap_or(0);
     if cells & (cells.wrapping_add(above_top) | above_top.wrapping_sub(1)) == 0 {
         let n = cells.count_ones();
         return n * (n + 1) / 2;
@@ -369,21 +369,19 @@ fn distinct_steps(steps: u32) -> u32 {
     (any & lowest).count_ones()
 }
 
-/// Padded columns (or a window of them, `shift` columns in) with what a share needs to know
-/// about the board. Site `k` is the column `cols[k]` with the edge on its left.
+/// Padded columns with what a share needs to know about the board. Site `k` is the column
+/// `cols[k]` with the edge on its left.
 struct View<'a> {
     cols: &'a [u64],
-    shift: usize,
     width: usize,
     rows: u64,
 }
 
 impl<'a> View<'a> {
     #[inline(always)]
-    fn new(cols: &'a [u64], shift: usize, board: &Board) -> View<'a> {
+    fn new(cols: &'a [u64], board: &Board) -> View<'a> {
         View {
             cols,
-            shift,
             width: board.width as usize,
             rows: board.rows_mask(),
         }
@@ -392,7 +390,7 @@ impl<'a> View<'a> {
     /// Board column of site `k`, wrapping: left of the board is as far out as right of it.
     #[inline(always)]
     fn x(&self, k: usize) -> usize {
-        (self.shift + k).wrapping_sub(PAD)
+        k.wrapping_sub(PAD)
     }
 
     /// Site `k`'s cells if it is a board column, not a wall.
@@ -409,73 +407,17 @@ impl<'a> View<'a> {
     }
 }
 
-/// Which sites a share depends on.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// The column itself.
-    Column,
-    /// The edge on its left: the column and its left neighbour.
-    Edge,
-    /// The column and both neighbours.
-    Neighbours,
-}
-
-/// Sites to tally, per [`Kind`] of share: everything for a whole board; for a drop, those
-/// whose share its covered columns can change.
-struct Reach {
-    columns: Range<usize>,
-    edges: Range<usize>,
-    neighbours: Range<usize>,
-}
-
-impl Reach {
-    /// Every site of `board` in [`Padded`]: its columns and the right wall, whose left edge
-    /// has row transitions.
-    #[inline(always)]
-    fn board(board: &Board) -> Reach {
-        Reach::every(PAD..PAD + board.width as usize + 1)
-    }
-
-    #[inline(always)]
-    fn every(sites: Range<usize>) -> Reach {
-        Reach {
-            columns: sites.clone(),
-            edges: sites.clone(),
-            neighbours: sites,
-        }
-    }
-
-    /// The sites changed when the sites `covered` change.
-    #[inline(always)]
-    fn around(covered: Range<usize>) -> Reach {
-        Reach {
-            columns: covered.clone(),
-            edges: covered.start..covered.end + 1,
-            neighbours: covered.start - 1..covered.end + 1,
-        }
-    }
-
-    #[inline(always)]
-    fn of(&self, kind: Kind) -> Range<usize> {
-        match kind {
-            Kind::Column => self.columns.clone(),
-            Kind::Edge => self.edges.clone(),
-            Kind::Neighbours => self.neighbours.clone(),
-        }
-    }
-}
-
-/// The additive features, in the order of [`Tally::sums`], with the kind of their shares.
-/// Pattern diversity is last: its sum is a count per height difference, see [`step_count`].
-const SUMS: [(usize, Kind); 8] = [
-    (ROW_TRANSITIONS, Kind::Edge),
-    (COLUMN_TRANSITIONS, Kind::Column),
-    (HOLES, Kind::Column),
-    (CUMULATIVE_WELLS, Kind::Neighbours),
-    (HOLE_DEPTH, Kind::Column),
-    (AGGREGATE_HEIGHT, Kind::Column),
-    (BUMPINESS, Kind::Edge),
-    (PATTERN_DIVERSITY, Kind::Edge),
+/// The additive features, in the order of [`Tally::sums`]. Pattern diversity is last: its
+/// sum is a count per height difference, see [`step_count`].
+const SUMS: [usize; 8] = [
+    ROW_TRANSITIONS,
+    COLUMN_TRANSITIONS,
+    HOLES,
+    CUMULATIVE_WELLS,
+    HOLE_DEPTH,
+    AGGREGATE_HEIGHT,
+    BUMPINESS,
+    PATTERN_DIVERSITY,
 ];
 /// Where pattern diversity's counts are in [`SUMS`].
 const SUM_STEPS: usize = 7;
@@ -500,24 +442,23 @@ fn sums_used(mask: FeatureMask) -> usize {
     }
 }
 
-/// Sums of shares over the sites of a [`Reach`], one additive feature at a time.
+/// Sums of shares over the sites of a board, one additive feature at a time.
 struct Shares<'a, R> {
-    reach: &'a Reach,
+    sites: Range<usize>,
     mask: FeatureMask,
     sums: &'a mut [u32; 8],
     running: &'a mut R,
 }
 
 impl<R: FnMut(usize, usize, u32)> Shares<'_, R> {
-    /// Sums `share` over the sites of the kind of [`SUMS`]`[slot]` if its feature is wanted.
+    /// Sums `share` over the sites if the feature of [`SUMS`]`[slot]` is wanted.
     #[inline(always)]
     fn sum(&mut self, slot: usize, share: impl Fn(usize) -> u32) {
-        let (feature, kind) = SUMS[slot];
-        if self.mask & bit(feature) == 0 {
+        if self.mask & bit(SUMS[slot]) == 0 {
             return;
         }
         let mut sum = 0;
-        for k in self.reach.of(kind) {
+        for k in self.sites.clone() {
             sum += share(k);
             (self.running)(slot, k, sum);
         }
@@ -529,8 +470,7 @@ impl<R: FnMut(usize, usize, u32)> Shares<'_, R> {
 /// features are sums (pattern diversity too, as a count per height difference, [`STEP_BITS`]
 /// bits each for at most 15 neighbour pairs), rows with holes an OR, the maximum height a max.
 /// A drop changes only the shares of the sites next to the columns it covers, so
-/// [`DropBase`] tallies the board once per piece and the full and incremental paths share
-/// [`Tally::over`].
+/// [`DropBase`] tallies the board once per piece and then trades a few sites' shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Tally {
     /// Indexed like [`SUMS`].
@@ -547,28 +487,15 @@ impl Tally {
         max_height: 0,
     };
 
+    /// The features in `mask` of a whole board, feature by feature so that each loop is short
+    /// and the mask is tested once per feature. `running` sees each additive feature's slot,
+    /// each site and the sum up to and including it.
     #[inline(always)]
-    fn combine(self, o: Tally) -> Tally {
-        Tally {
-            sums: std::array::from_fn(|k| self.sums[k] + o.sums[k]),
-            hole_rows: self.hole_rows | o.hole_rows,
-            max_height: self.max_height.max(o.max_height),
-        }
-    }
-
-    /// The features in `mask` of the sites in `reach`, feature by feature so that each loop
-    /// is short and the mask is tested once per feature. `running` sees each additive
-    /// feature's slot, each site and the sum up to and including it.
-    #[inline(always)]
-    fn over(
-        v: &View,
-        reach: &Reach,
-        mask: FeatureMask,
-        mut running: impl FnMut(usize, usize, u32),
-    ) -> Tally {
+    fn over(v: &View, mask: FeatureMask, mut running: impl FnMut(usize, usize, u32)) -> Tally {
         let mut t = Tally::NONE;
+        let sites = PAD..PAD + v.width + 1;
         let mut shares = Shares {
-            reach,
+            sites: sites.clone(),
             mask,
             sums: &mut t.sums,
             running: &mut running,
@@ -586,7 +513,7 @@ impl Tally {
         shares.sum(5, |k| v.column(k).map_or(0, column_height));
         shares.sum(6, |k| v.step(k).map_or(0, i32::unsigned_abs));
         shares.sum(7, |k| v.step(k).map_or(0, step_count));
-        let columns = || reach.columns.clone().filter_map(|k| v.column(k));
+        let columns = || sites.clone().filter_map(|k| v.column(k));
         if mask & bit(ROWS_WITH_HOLES) != 0 {
             t.hole_rows = columns().fold(0, |rows, c| rows | hole_bits(c));
         }
@@ -599,7 +526,7 @@ impl Tally {
     /// Writes the features in `mask` (move features excluded).
     #[inline(always)]
     fn write(&self, mask: FeatureMask, out: &mut FeatureValues) {
-        for (&sum, &(feature, _)) in self.sums.iter().zip(&SUMS).take(sums_used(mask)) {
+        for (&sum, &feature) in self.sums.iter().zip(&SUMS).take(sums_used(mask)) {
             if mask & bit(feature) != 0 {
                 out.0[feature] = sum as f64;
             }
@@ -623,11 +550,19 @@ impl Tally {
 /// clears no line changes only the shares of the sites next to the columns it covers, so its
 /// features are the board's tally with those few sites taken out and computed anew, instead
 /// of a pass over the whole board per drop.
+///
+/// Most of a drop's changes follow from the gap it leaves under each covered column (the
+/// empty cells between the column's top and the piece, which become holes): holes grow by the
+/// gap, column transitions by two per gapped column, hole depth by the piece's cells over a
+/// gap or an older hole, heights by the piece's tops. Only row transitions, wells and height
+/// steps look at the cells of the sites around the drop.
 #[derive(Clone, Debug)]
 pub struct DropBase {
     board: Board,
     mask: FeatureMask,
     padded: Padded,
+    /// Heights of the columns of [`Padded`]; walls are as high as the board.
+    heights: [u32; PADDED],
     /// `before[i]`: the sums of the sites left of column `i` of [`Padded`].
     before: [[u32; 8]; PADDED],
     /// The tally of the whole board.
@@ -636,6 +571,9 @@ pub struct DropBase {
     full_left: [u64; MAX_WIDTH + 1],
     /// `full_right[x]`: the rows full in board column `x` and every column right of it.
     full_right: [u64; MAX_WIDTH + 1],
+    /// Bit `x`: board column `x` has a hole, so its top run sits on one and cells stacked
+    /// onto it deepen that hole.
+    holed: u32,
 }
 
 impl DropBase {
@@ -648,20 +586,23 @@ impl DropBase {
             board: *board,
             mask,
             padded: board.padded(),
+            heights: [board.height as u32; PADDED],
             // Left of the board, walls stand next to walls: no share.
             before: [[0; 8]; PADDED],
             total: Tally::NONE,
             full_left: [board.rows_mask(); MAX_WIDTH + 1],
             full_right: [board.rows_mask(); MAX_WIDTH + 1],
+            holed: 0,
         };
         let before = &mut base.before;
-        base.total = Tally::over(
-            &View::new(&base.padded, 0, board),
-            &Reach::board(board),
-            mask,
-            |slot, k, sum| before[k + 1][slot] = sum,
-        );
+        base.total = Tally::over(&View::new(&base.padded, board), mask, |slot, k, sum| {
+            before[k + 1][slot] = sum
+        });
         let width = board.width();
+        for (x, &c) in board.cols[..width].iter().enumerate() {
+            base.heights[PAD + x] = column_height(c);
+            base.holed |= ((holes(c) > 0) as u32) << x;
+        }
         for x in 0..width {
             base.full_left[x + 1] = base.full_left[x] & board.cols[x];
             let x = width - 1 - x;
@@ -694,22 +635,26 @@ impl DropBase {
         board: &mut Board,
         out: &mut FeatureValues,
     ) -> Landing {
-        let y = board.landing_row(drop, SPAN);
-        let cells = board.place(drop, y, SPAN);
-        if board.tops_out(drop, y) {
-            return board.settle(drop, y, true, 0);
-        }
         // The window is [`Padded`] shifted left by the drop's column, so the covered columns
         // start at PAD.
         let shift = drop.column as usize;
         // Always true: lets the compiler drop its checks that the covered sites are columns.
         assert!(shift + SPAN <= board.width());
+        let mut heights: [u32; WINDOW] = self.heights[shift..shift + WINDOW].try_into().unwrap();
+        let covered = PAD..PAD + SPAN;
+        let y = covered
+            .clone()
+            .zip(drop.bottoms)
+            .fold(0, |y, (k, b)| y.max(heights[k].saturating_sub(b as u32)));
+        let cells = board.place(drop, y, SPAN);
+        if board.tops_out(drop, y) {
+            return board.settle(drop, y, true, 0);
+        }
         let mut window: [u64; WINDOW] = self.padded[shift..shift + WINDOW].try_into().unwrap();
-        for (col, cell) in window[PAD..PAD + SPAN].iter_mut().zip(cells) {
+        for (col, cell) in window[covered.clone()].iter_mut().zip(cells) {
             *col |= cell;
         }
-        let covered = &window[PAD..PAD + SPAN];
-        let full = covered.iter().fold(
+        let full = window[covered.clone()].iter().fold(
             self.full_left[shift] & self.full_right[shift + SPAN],
             |full, &c| full & c,
         );
@@ -718,23 +663,86 @@ impl DropBase {
             board.features(self.mask, out);
             return landing;
         }
-        let reach = Reach::around(PAD..PAD + SPAN);
-        let new = Tally::over(
-            &View::new(&window, shift, board),
-            &reach,
-            self.mask,
-            |_, _, _| {},
-        );
-        // Heights and holes only grow without a cleared line (the piece lands above each
-        // column's top), so the board's OR and max still hold.
-        let mut tally = self.total.combine(new);
-        let before = &self.before[shift..shift + WINDOW];
-        for (slot, &(_, kind)) in SUMS.iter().enumerate().take(sums_used(self.mask)) {
-            let sites = reach.of(kind);
-            tally.sums[slot] -= before[sites.end][slot] - before[sites.start][slot];
+        let mut gaps = [0; SPAN];
+        let old: [u32; SPAN] = heights[covered.clone()].try_into().unwrap();
+        for (j, k) in covered.enumerate() {
+            gaps[j] = y + drop.bottoms[j] as u32 - old[j];
+            heights[k] = y + drop.tops[j] as u32;
         }
+        let covered = Covered { drop, old, gaps };
+        let tally = self.tally_after::<SPAN>(shift, &window, &heights, &covered, board);
         tally.write(self.mask, out);
         landing
+    }
+
+    /// The board's tally after a drop at column `shift` that cleared no line, from the
+    /// window and heights of the sites around it and the gaps under its covered columns.
+    #[inline(always)]
+    fn tally_after<const SPAN: usize>(
+        &self,
+        shift: usize,
+        window: &[u64; WINDOW],
+        heights: &[u32; WINDOW],
+        covered: &Covered<SPAN>,
+        board: &Board,
+    ) -> Tally {
+        let mut t = self.total;
+        let edges = PAD..PAD + SPAN + 1;
+        let neighbours = PAD - 1..PAD + SPAN + 1;
+        let rows = board.rows_mask();
+        self.renew(&mut t, shift, 0, edges.clone(), |k| {
+            (window[k - 1] ^ window[k]).count_ones()
+        });
+        self.renew(&mut t, shift, 3, neighbours, |k| {
+            wells_on(window[k - 1], window[k], heights[k], window[k + 1], rows)
+        });
+        if self.mask & bit(COLUMN_TRANSITIONS) != 0 {
+            t.sums[1] += 2 * covered.gaps.iter().map(|&g| (g > 0) as u32).sum::<u32>();
+        }
+        if self.mask & bit(HOLES) != 0 {
+            t.sums[2] += covered.gaps.iter().sum::<u32>();
+        }
+        if self.mask & EXTRA_FEATURES == 0 {
+            return t;
+        }
+        let new = &heights[PAD..PAD + SPAN];
+        for (j, (&gap, &old)) in covered.gaps.iter().zip(&covered.old).enumerate() {
+            // Cells stacked onto a gap, or onto a column that had a hole, deepen a hole.
+            let deepens = gap > 0 || self.holed >> (shift + j) & 1 != 0;
+            t.sums[4] += covered.drop.cells[j] as u32 * deepens as u32;
+            t.sums[5] += new[j] - old;
+            t.max_height = t.max_height.max(new[j]);
+            t.hole_rows |= below(gap) << old;
+        }
+        // A height step across an edge, if both sides are board columns.
+        let width = board.width();
+        let step = |k: usize| {
+            ((shift + k).wrapping_sub(PAD + 1) < width - 1)
+                .then(|| heights[k] as i32 - heights[k - 1] as i32)
+        };
+        self.renew(&mut t, shift, 6, edges.clone(), |k| {
+            step(k).map_or(0, i32::unsigned_abs)
+        });
+        self.renew(&mut t, shift, 7, edges, |k| step(k).map_or(0, step_count));
+        t
+    }
+
+    /// Trades the board's shares of [`SUMS`]`[slot]` over `sites` of the window at column
+    /// `shift` for the new ones, if the feature is wanted.
+    #[inline(always)]
+    fn renew(
+        &self,
+        t: &mut Tally,
+        shift: usize,
+        slot: usize,
+        sites: Range<usize>,
+        share: impl Fn(usize) -> u32,
+    ) {
+        if self.mask & bit(SUMS[slot]) != 0 {
+            let before = &self.before[shift..shift + WINDOW];
+            t.sums[slot] += sites.clone().map(share).sum::<u32>();
+            t.sums[slot] -= before[sites.end][slot] - before[sites.start][slot];
+        }
     }
 
     /// Gives back the board a [`drop`](DropBase::drop) changed: only the covered columns
@@ -750,6 +758,14 @@ impl DropBase {
             board.cols[cols.clone()][..4].copy_from_slice(&self.board.cols[cols][..4]);
         }
     }
+}
+
+/// The covered columns of a drop that cleared no line: their heights before it and the gap
+/// it left under each (the empty cells between the column's top and the piece: new holes).
+struct Covered<'a, const SPAN: usize> {
+    drop: &'a Drop,
+    old: [u32; SPAN],
+    gaps: [u32; SPAN],
 }
 
 #[cfg(test)]

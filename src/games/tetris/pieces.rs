@@ -63,6 +63,11 @@ pub struct Drop {
     pub masks: [u64; 4],
     /// Per covered column, the offset of its lowest cell above the piece's bottom row.
     pub bottoms: [u8; 4],
+    /// Per covered column, the offset just above its highest cell: the column's new height
+    /// is the landing row plus this.
+    pub tops: [u8; 4],
+    /// Per covered column, how many cells the piece puts there (always one unbroken run).
+    pub cells: [u8; 4],
 }
 
 /// The drop table of a board width: for each piece, its drops in enumeration order
@@ -85,6 +90,8 @@ impl DropTable {
                 let span = picture[0].len();
                 let mut masks = [0u64; 4];
                 let mut bottoms = [0u8; 4];
+                let mut tops = [0u8; 4];
+                let mut cells = [0u8; 4];
                 for (top_index, line) in picture.iter().enumerate() {
                     let row = rows - 1 - top_index;
                     for (x, ch) in line.chars().enumerate() {
@@ -95,6 +102,8 @@ impl DropTable {
                 }
                 for x in 0..span {
                     bottoms[x] = masks[x].trailing_zeros() as u8;
+                    tops[x] = (64 - masks[x].leading_zeros()) as u8;
+                    cells[x] = masks[x].count_ones() as u8;
                 }
                 for column in 0..=width.saturating_sub(span) {
                     if span > width {
@@ -107,6 +116,8 @@ impl DropTable {
                         rows: rows as u8,
                         masks,
                         bottoms,
+                        tops,
+                        cells,
                     });
                 }
             }
@@ -142,12 +153,18 @@ mod tests {
     }
 
     #[test]
-    fn every_orientation_has_four_cells() {
+    fn every_orientation_has_four_cells_in_unbroken_column_runs() {
         let table = DropTable::new(6);
         for piece in 0..7 {
             for drop in table.drops(piece) {
                 let cells: u32 = drop.masks.iter().map(|m| m.count_ones()).sum();
                 assert_eq!(cells, 4);
+                for x in 0..drop.span as usize {
+                    let run = (drop.tops[x] - drop.bottoms[x]) as u32;
+                    assert_eq!(run, drop.cells[x] as u32);
+                    assert_eq!(drop.masks[x], ((1 << run) - 1) << drop.bottoms[x]);
+                }
+                assert_eq!(drop.tops.iter().max().copied(), Some(drop.rows));
             }
         }
     }

@@ -6,42 +6,9 @@
 
 use super::board::{Board, Swap};
 use anyhow::{Result, bail};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// The Fx hash of rustc (as in `rustc-hash` 2): boards are six words the program made itself,
-/// so a fast multiplicative hash is safe, and SipHash would cost more than the rules do.
-#[derive(Default)]
-struct FxHasher {
-    hash: u64,
-}
-
-const FX_SEED: u64 = 0xf135_7aea_2e62_a9c5;
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.hash = self.hash.wrapping_add(n).wrapping_mul(FX_SEED);
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply leaves the best-mixed bits on top; the table indexes with the low ones.
-        self.hash.rotate_left(26)
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+// Boards are six words the program made itself, so rustc's fast multiplicative hash is safe,
+// and SipHash would cost more than the rules do.
+use rustc_hash::FxHashMap as FxMap;
 
 /// What a board reached with `left` swaps to spare can still become.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -302,7 +302,13 @@ fn wells_on(left: u64, c: u64, height: u32, right: u64, rows: u64) -> u32 {
         let n = cells.count_ones();
         return n * (n + 1) / 2;
     }
-    // Otherwise, depth by depth, the cells whose empty run reaches that far down.
+    well_depths(cells, c, rows)
+}
+
+/// Σ over the well cells `cells` of column `c` of 1 + the empty cells directly below each:
+/// depth by depth, the cells whose empty run reaches that far down.
+#[inline(always)]
+fn well_depths(cells: u64, c: u64, rows: u64) -> u32 {
     let empty = !c & rows;
     let mut sum = 0;
     let mut reach = cells;
@@ -688,14 +694,25 @@ impl DropBase {
     ) -> Tally {
         let mut t = self.total;
         let edges = PAD..PAD + SPAN + 1;
-        let neighbours = PAD - 1..PAD + SPAN + 1;
         let rows = board.rows_mask();
         self.renew(&mut t, shift, 0, edges.clone(), |k| {
             (window[k - 1] ^ window[k]).count_ones()
         });
-        self.renew(&mut t, shift, 3, neighbours, |k| {
-            wells_on(window[k - 1], window[k], heights[k], window[k + 1], rows)
-        });
+        if self.mask & bit(CUMULATIVE_WELLS) != 0 {
+            self.renew(&mut t, shift, 3, PAD..PAD + SPAN, |k| {
+                wells_on(window[k - 1], window[k], heights[k], window[k + 1], rows)
+            });
+            // A neighbour's well cells only gain the empty cells the piece now borders on one
+            // side while the column beyond borders them on the other; its old cells stay.
+            let old = &self.padded[shift..shift + WINDOW];
+            for (k, piece, beyond) in [
+                (PAD - 1, PAD, PAD - 2),
+                (PAD + SPAN, PAD + SPAN - 1, PAD + SPAN + 1),
+            ] {
+                let gained = window[piece] & !old[piece] & window[beyond] & !window[k] & rows;
+                t.sums[3] += well_depths(gained, window[k], rows);
+            }
+        }
         if self.mask & bit(COLUMN_TRANSITIONS) != 0 {
             t.sums[1] += 2 * covered.gaps.iter().map(|&g| (g > 0) as u32).sum::<u32>();
         }

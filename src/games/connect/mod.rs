@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod board;
+pub mod listing;
 pub mod matches;
 pub mod solver;
 

@@ -157,8 +157,10 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     ));
     let b = &result.best;
     println!("report: {}", result.dir.display());
+    // Game scores of two-player games lie in [0, 1]: one decimal would hide every difference.
+    let p = if opponents > 0 { 3 } else { 1 };
     println!(
-        "best weights: {}/best.toml, {:.1} ± {:.1} mean per game on {} held-out games",
+        "best weights: {}/best.toml, {:.p$} ± {:.p$} mean per game on {} held-out games",
         result.dir.display(),
         b.mean,
         b.ci95,
@@ -166,7 +168,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     );
     if let Some((path, s)) = &result.baseline {
         println!(
-            "baseline {}: {:.1} ± {:.1} on the same games",
+            "baseline {}: {:.p$} ± {:.p$} on the same games",
             path.display(),
             s.mean,
             s.ci95

@@ -269,7 +269,7 @@ pub enum Opponent {
     /// A linear weight set (a weights file, or an earlier champion) searched `depth` plies.
     Linear {
         name: String,
-        player: LinearPlayer,
+        player: Box<LinearPlayer>,
         depth: u32,
     },
 }
@@ -299,7 +299,7 @@ impl Opponent {
                 })?;
                 Opponent::Linear {
                     name: path.display().to_string(),
-                    player,
+                    player: Box::new(player),
                     depth: 1,
                 }
             }
@@ -329,6 +329,8 @@ impl Opponent {
 }
 
 /// The agent of an [`Opponent`]: an enum rather than a box, so that a game allocates nothing.
+/// One lives on the stack per game, so the tutorial's inline weights cost nothing to keep.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum PoolAgent<'a> {
     Random(RandomAgent<'a>),

@@ -133,7 +133,7 @@ where
             let (mut a, mut b) = (a.clone(), b.clone());
             play_round(
                 game,
-                &openings,
+                openings,
                 index,
                 &mut a,
                 &mut b,
@@ -154,10 +154,10 @@ mod tests {
         let game = Connect::standard();
         let openings = game.two_ply_openings();
         assert_eq!(openings.len(), 49);
-        assert_eq!(schedule(&openings, 0), ([0, 0], true));
-        assert_eq!(schedule(&openings, 1), ([0, 0], false));
-        assert_eq!(schedule(&openings, 97), ([6, 6], false));
-        assert_eq!(schedule(&openings, 98), ([0, 0], true));
+        assert_eq!(schedule(openings, 0), ([0, 0], true));
+        assert_eq!(schedule(openings, 1), ([0, 0], false));
+        assert_eq!(schedule(openings, 97), ([6, 6], false));
+        assert_eq!(schedule(openings, 98), ([0, 0], true));
     }
 
     #[test]

@@ -282,10 +282,6 @@ impl Connect {
         Ok(game)
     }
 
-    /// Plies the tuned player searches.
-    pub fn depth(&self) -> u32 {
-        self.depth
-    }
 
     /// The classic game: 6 rows, 7 columns, 4 in a row (what the solver solves).
     pub fn standard() -> Connect {
@@ -528,7 +524,7 @@ impl Game for Connect {
     }
 
     /// Game `index / n` of the opening suite (see [`matches::schedule`]) against opponent
-    /// `index mod n` of the n in the pool, with `player` searched [`depth`](Self::depth) plies;
+    /// `index mod n` of the n in the pool, with `player` searched `--depth` plies;
     /// scores 1 for a win, ½ for a draw, 0 for a loss. Opponents draw their tie-breaks from
     /// `rng`; the tuned player draws nothing.
     fn episode(
@@ -579,7 +575,7 @@ impl Game for Connect {
                 .enumerate()
                 .map(|(i, player)| Opponent::Linear {
                     name: format!("rival {}", i + 1),
-                    player: player.clone(),
+                    player: Box::new(player.clone()),
                     depth: self.depth,
                 }),
         );

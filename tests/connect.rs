@@ -5,11 +5,13 @@ use stacktune::episode::with_threads;
 use stacktune::game::{FeatureValues, Game};
 use stacktune::games::connect::agents::{Agent, Negamax4, RandomAgent, Tutorial};
 use stacktune::games::connect::matches::{play_match, play_out};
-use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solver};
+use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solved, Solver, move_accuracy};
 use stacktune::games::connect::{Connect, Ending, Position};
 use stacktune::rng::game_stream;
 use std::collections::BTreeMap;
-use std::process::Command;
+
+mod common;
+use common::{assert_one_line_error, run, run_in};
 
 /// The vectors as the testdata README lists them.
 const VECTORS: &str = "\
@@ -324,16 +326,9 @@ fn tutorial_beats_random_and_threads_do_not_matter() {
     assert!(one.score() >= 0.8, "{one:?}");
 }
 
-fn stacktune(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn solve_connect_prints_scores() {
-    let out = stacktune(&["solve-connect", "4453", "--analyse"]);
+    let out = run(&["solve-connect", "4453", "--analyse"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
@@ -341,7 +336,7 @@ fn solve_connect_prints_scores() {
          column     1     2     3     4     5     6     7\n\
          score     -5    -5    -2    -3    -4    -2    -2\n"
     );
-    let out = stacktune(&[
+    let out = run(&[
         "solve-connect",
         "2252576253462244111563365343671351441",
         "--analyse",
@@ -352,7 +347,7 @@ fn solve_connect_prints_scores() {
          column     1     2     3     4     5     6     7\n\
          score   full  full  full  full  full    -1    -2\n"
     );
-    let out = stacktune(&["solve-connect", "67152117737262713366376314254"]);
+    let out = run(&["solve-connect", "67152117737262713366376314254"]);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "67152117737262713366376314254 6\n"
@@ -368,7 +363,7 @@ fn solve_connect_rejects_bad_positions_in_one_line() {
         ("4444444", "move 7 plays column 4, which is already full"),
         ("1212121", "move 7 (column 1) wins the game"),
     ] {
-        let out = stacktune(&["solve-connect", position]);
+        let out = run(&["solve-connect", position]);
         assert!(!out.status.success(), "{position}");
         assert!(out.stdout.is_empty(), "{position}");
         let err = String::from_utf8(out.stderr).unwrap();
@@ -452,26 +447,6 @@ own_windows_3 = 5.0
 opp_windows_3 = -10.0
 "#;
 
-fn in_dir(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-/// A clean failure: exit 1, one `error:` line on stderr containing `needle`, nothing on stdout.
-fn assert_one_line_error(out: &std::process::Output, needle: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(out.stdout.is_empty(), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: ") && err.contains(needle),
-        "want `{needle}`: {err}"
-    );
-}
-
 fn hand_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("hand.toml"), HAND).unwrap();
@@ -482,7 +457,7 @@ fn hand_dir() -> tempfile::TempDir {
 fn play_prints_a_table_per_opponent_whatever_the_threads() {
     let dir = hand_dir();
     let args = |threads: &str| {
-        in_dir(
+        run_in(
             dir.path(),
             &[
                 "play",
@@ -524,7 +499,7 @@ fn play_prints_a_table_per_opponent_whatever_the_threads() {
     // A player that wins, blocks and builds threats never loses to uniform random play.
     assert_eq!(opponents[0]["wins"], 98);
     assert_eq!(one["games"], 196);
-    let table = in_dir(
+    let table = run_in(
         dir.path(),
         &[
             "play",
@@ -546,7 +521,7 @@ fn play_prints_a_table_per_opponent_whatever_the_threads() {
 #[test]
 fn watch_shows_who_plays_which_colour() {
     let dir = hand_dir();
-    let out = in_dir(
+    let out = run_in(
         dir.path(),
         &[
             "watch",
@@ -579,7 +554,7 @@ fn moves_lists_every_column() {
     // X on (3, 1) (4, 1) (5, 1) (4, 2), O on (2, 1) (6, 1) (4, 3), as (column, row from 1).
     let board = ".......\n.......\n.......\n...O...\n...X...\n.OXXXO.\n";
     std::fs::write(dir.path().join("b.txt"), board).unwrap();
-    let out = in_dir(
+    let out = run_in(
         dir.path(),
         &["moves", "--game", "connect", "--board", "b.txt", "--json"],
     );
@@ -604,7 +579,7 @@ fn moves_lists_every_column() {
     ] {
         assert_eq!(c3[name], value, "{name}");
     }
-    let text = in_dir(
+    let text = run_in(
         dir.path(),
         &["moves", "--game", "connect", "--board", "b.txt"],
     );
@@ -647,7 +622,7 @@ fn bad_board_files_get_one_line_naming_file_and_line() {
         ),
     ] {
         std::fs::write(dir.path().join("b.txt"), board).unwrap();
-        let out = in_dir(
+        let out = run_in(
             dir.path(),
             &["moves", "--game", "connect", "--board", "b.txt"],
         );
@@ -687,9 +662,9 @@ fn bad_settings_get_one_line() {
     ] {
         let mut all = vec!["play", "--game", "connect", "--weights", "hand.toml"];
         all.extend_from_slice(args);
-        assert_one_line_error(&in_dir(dir.path(), &all), needle);
+        assert_one_line_error(&run_in(dir.path(), &all), needle);
     }
-    let tetris = in_dir(
+    let tetris = run_in(
         dir.path(),
         &[
             "play",
@@ -705,7 +680,7 @@ fn bad_settings_get_one_line() {
         &tetris,
         "--opponent is a connect setting; tetris does not use it",
     );
-    let hall = in_dir(
+    let hall = run_in(
         dir.path(),
         &[
             "evolve",
@@ -722,7 +697,7 @@ fn bad_settings_get_one_line() {
         &hall,
         "hall_of_fame needs a two-player game; tetris is played alone",
     );
-    let accuracy = in_dir(dir.path(), &["solve-connect", "--accuracy", "nobody"]);
+    let accuracy = run_in(dir.path(), &["solve-connect", "--accuracy", "nobody"]);
     assert_one_line_error(&accuracy, "opponent `nobody` is neither");
 }
 
@@ -756,7 +731,7 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("run.config.toml"), RUN).unwrap();
     let evolve = |out: &str, threads: &str| {
-        let o = in_dir(
+        let o = run_in(
             dir.path(),
             &[
                 "evolve",
@@ -796,7 +771,7 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
     );
     let best: toml::Table = toml::from_str(&read(&dir.path().join("a"), "best.toml")).unwrap();
     let recorded = best["meta"]["validation_mean"].as_float().unwrap();
-    let play = in_dir(
+    let play = run_in(
         dir.path(),
         &[
             "play",
@@ -821,7 +796,7 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
     // with the same bytes.
     let short = RUN.replace("generations = 4", "generations = 2");
     std::fs::write(dir.path().join("short.toml"), short).unwrap();
-    let o = in_dir(
+    let o = run_in(
         dir.path(),
         &["evolve", "--config", "short.toml", "--quiet", "--out", "c"],
     );
@@ -829,7 +804,7 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
     let cut = dir.path().join("c");
     let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 4");
     std::fs::write(cut.join("run.toml"), run_toml).unwrap();
-    let o = in_dir(dir.path(), &["evolve", "--resume", "c", "--quiet"]);
+    let o = run_in(dir.path(), &["evolve", "--resume", "c", "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for name in ["history.csv", "best.toml", "checkpoint.json"] {
         assert_eq!(
@@ -838,4 +813,44 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
             "{name} differs after resume"
         );
     }
+}
+
+/// Always the same column.
+struct Fixed(u8);
+
+impl Agent for Fixed {
+    fn choose(&mut self, _: &Position, _: &mut rand_chacha::ChaCha8Rng) -> u8 {
+        self.0
+    }
+}
+
+#[test]
+fn move_accuracy_counts_value_preserving_columns() {
+    let game = Connect::standard();
+    let mut solver = Solver::new();
+    let mut solved = |moves: &str| {
+        let position = game.parse_moves(moves).unwrap();
+        Solved {
+            position,
+            columns: solver.analyse(&position),
+        }
+    };
+    // Scores by column -5 -5 -5 -1 6 -5 full: only column 5 keeps the win.
+    let win = solved("67152117737262713366376314254");
+    assert!(win.is_decisive());
+    assert_eq!(
+        (0..7).filter(|&c| win.preserves(c)).collect::<Vec<_>>(),
+        [4]
+    );
+    // full full 0 full -2 full full: column 3 keeps the draw, column 5 loses.
+    let draw = solved("23163416124767223154467471272416755633");
+    assert!(draw.is_decisive());
+    assert!(draw.preserves(2) && !draw.preserves(4) && !draw.preserves(0));
+    // 2 2 1 full 2 full 2: every column still wins (column 3 more slowly): nothing to test.
+    assert!(!solved("427566236745127177115664464254").is_decisive());
+    let set = [win, draw];
+    let mut rng = game_stream(0, 0);
+    assert_eq!(move_accuracy(&mut Fixed(4), &set, &mut rng), 0.5);
+    assert_eq!(move_accuracy(&mut Fixed(2), &set, &mut rng), 0.5);
+    assert_eq!(move_accuracy(&mut Fixed(0), &set, &mut rng), 0.0);
 }

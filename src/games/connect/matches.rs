@@ -131,16 +131,7 @@ where
         .map(|index| {
             let mut rng = stream(seed, Purpose::Games, 0, index);
             let (mut a, mut b) = (a.clone(), b.clone());
-            play_round(
-                game,
-                openings,
-                index,
-                &mut a,
-                &mut b,
-                &mut rng,
-                &mut |_| {},
-            )
-            .0
+            play_round(game, openings, index, &mut a, &mut b, &mut rng, &mut |_| {}).0
         })
         .reduce(MatchResult::default, Add::add)
 }

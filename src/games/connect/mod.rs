@@ -282,7 +282,6 @@ impl Connect {
         Ok(game)
     }
 
-
     /// The classic game: 6 rows, 7 columns, 4 in a row (what the solver solves).
     pub fn standard() -> Connect {
         Connect::new(6, 7, 4).expect("6 × 7 × 4 is a valid size")

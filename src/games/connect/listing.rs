@@ -86,11 +86,7 @@ pub fn parse_board(text: &str, source: &str, inarow: usize) -> Result<(Connect, 
     }
     position.to_move = (x - o) as u8;
     for (player, name) in [(0, 'X'), (1, 'O')] {
-        if game
-            .windows()
-            .iter()
-            .any(|&w| position.discs[player] & w == w)
-        {
+        if game.has_line(&position, player) {
             bail!("board file {source}: {name} already has {inarow} in a row; the game is over");
         }
     }

@@ -247,6 +247,13 @@ impl Connect {
         Ok(game)
     }
 
+    /// The opponent of episode `index` and its round of the opening suite (see
+    /// [`matches::schedule`]): opponents are taken in turn, so each meets the suite in order.
+    fn fixture(&self, index: u64) -> (&Opponent, u64) {
+        let n = self.pool.len() as u64;
+        (&self.pool[(index % n) as usize], index / n)
+    }
+
     /// The game a [`GameSpec`] describes: `--height` rows and `--width` columns (default
     /// 6 × 7), `--inarow`, the tuned player's `--depth` and the `--opponent` pool.
     pub fn from_spec(spec: &GameSpec) -> Result<Connect> {
@@ -309,6 +316,14 @@ impl Connect {
             heights: [0; MAX_COLUMNS],
             to_move: 0,
         }
+    }
+
+    /// Whether `player` has a complete line: boards read from files and the last board of a
+    /// game may have one, positions in play never do.
+    pub fn has_line(&self, position: &Position, player: usize) -> bool {
+        self.windows
+            .iter()
+            .any(|&w| position.discs[player] & w == w)
     }
 
     /// Whether `column` exists and has room.
@@ -534,9 +549,9 @@ impl Game for Connect {
         _limits: EpisodeLimits,
         observe: &mut impl FnMut(&Position, &EpisodeResult),
     ) -> EpisodeResult {
-        let n = self.pool.len() as u64;
+        let (opponent, round) = self.fixture(index);
         let mut tuned = LinearAgent::alpha_beta(self, player, self.depth);
-        let mut opponent = self.pool[(index % n) as usize].agent(self);
+        let mut opponent = opponent.agent(self);
         let playing = |p: &Position| EpisodeResult {
             score: 0.0,
             moves: p.moves_played() as u64,
@@ -544,7 +559,7 @@ impl Game for Connect {
         let (result, last) = play_round(
             self,
             &self.openings,
-            index / n,
+            round,
             &mut tuned,
             &mut opponent,
             &mut rng,
@@ -582,9 +597,9 @@ impl Game for Connect {
     }
 
     fn describe_episode(&self, index: u64) -> Option<String> {
-        let n = self.pool.len() as u64;
-        let ([a, b], tuned_first) = matches::schedule(&self.openings, index / n);
-        let opponent = self.pool[(index % n) as usize].name();
+        let (opponent, round) = self.fixture(index);
+        let ([a, b], tuned_first) = matches::schedule(&self.openings, round);
+        let opponent = opponent.name();
         let (x, o) = if tuned_first {
             ("the weights", opponent)
         } else {
@@ -615,10 +630,17 @@ impl Game for Connect {
             s.push(char::from_digit((column + 1) % 10, 10).unwrap_or('?'));
         }
         s.push('\n');
-        s.push_str(&format!(
-            "{} to move\n",
-            if position.to_move == 0 { 'X' } else { 'O' }
-        ));
+        s.push_str(if self.has_line(position, 0) {
+            "X wins\n"
+        } else if self.has_line(position, 1) {
+            "O wins\n"
+        } else if position.occupied() == g.board() {
+            "draw\n"
+        } else if position.to_move == 0 {
+            "X to move\n"
+        } else {
+            "O to move\n"
+        });
         s
     }
 }

@@ -67,9 +67,10 @@ fn self_play_games_per_second(c: &mut Criterion) {
                 let mut b = LinearAgent::one_ply(&game, &player);
                 let end = play_out(
                     &game,
-                    *black_box(start),
+                    &mut black_box(*start),
                     [&mut a, &mut b],
                     &mut game_stream(0, 0),
+                    &mut |_| {},
                 );
                 moves += end.moves;
             }

@@ -6,16 +6,28 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Plays one game alone from `rng` until it ends or reaches the move limit: the default
-/// [`Game::episode`].
+/// Plays one game alone from `rng` until it ends or reaches the move limit.
 pub fn play_episode<G: Game>(
+    game: &G,
+    player: &LinearPlayer,
+    rng: ChaCha8Rng,
+    limits: EpisodeLimits,
+) -> EpisodeResult {
+    play_episode_observed(game, player, rng, limits, &mut |_, _| {})
+}
+
+/// [`play_episode`], showing `observe` the first position and the one after every move with
+/// the result so far: the default [`Game::episode`].
+pub fn play_episode_observed<G: Game>(
     game: &G,
     player: &LinearPlayer,
     mut rng: ChaCha8Rng,
     limits: EpisodeLimits,
+    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
 ) -> EpisodeResult {
     let mut position = game.start(&mut rng);
     let mut result = EpisodeResult::default();
+    observe(&position, &result);
     while limits.max_moves.is_none_or(|m| result.moves < m) {
         let Some(mv) = player.choose(game, &position) else {
             break;
@@ -23,6 +35,7 @@ pub fn play_episode<G: Game>(
         let outcome = game.apply(&mut position, mv, &mut rng);
         result.moves += 1;
         result.score = game.accumulate(result.score, &outcome);
+        observe(&position, &result);
         if outcome.game_over {
             break;
         }
@@ -50,7 +63,13 @@ pub fn play_all<G: Game>(
                 return None;
             }
             let (player, index) = ((k / games) as usize, k % games);
-            let r = game.episode(&players[player], streams(index), limits);
+            let r = game.episode(
+                &players[player],
+                index,
+                streams(index),
+                limits,
+                &mut |_, _| {},
+            );
             done();
             Some(r)
         })

@@ -105,19 +105,50 @@ pub trait Game: Send + Sync {
         score + outcome.points
     }
 
-    /// Plays one seeded episode with `player`: what fitness and `play` measure. The default
-    /// plays alone until game over or the move limit, folding outcomes with
-    /// [`accumulate`](Game::accumulate); a two-player game overrides it to play an opponent.
+    /// Plays episode `index` of a set with `player`, drawing from `rng`: what fitness and
+    /// `play` measure. The set's episodes share their indices across players (common random
+    /// numbers), so a game with a fixed schedule (openings, colours, opponents) reads it from
+    /// `index`. `observe` sees the first position and the position after every move, with the
+    /// result so far (`watch` draws them). The default plays alone until game over or the move
+    /// limit, folding outcomes with [`accumulate`](Game::accumulate); a two-player game
+    /// overrides it to play an opponent.
     fn episode(
         &self,
         player: &LinearPlayer,
+        index: u64,
         rng: ChaCha8Rng,
         limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Self::Position, &EpisodeResult),
     ) -> EpisodeResult
     where
         Self: Sized,
     {
-        crate::episode::play_episode(self, player, rng, limits)
+        let _ = index;
+        crate::episode::play_episode_observed(self, player, rng, limits, observe)
+    }
+
+    /// The opponents of a two-player game, by name, in the order episodes meet them: episode
+    /// `i` faces opponent `i mod n` and scores 1 for a win, ½ for a draw and 0 for a loss.
+    /// Empty for a one-player game.
+    fn opponents(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The same game with `rivals` (earlier champions, a hall of fame) added after its
+    /// opponents, so that evolution is not tuned against a fixed pool alone; `None` for a
+    /// one-player game, which has nobody to add them to.
+    fn with_rivals(&self, rivals: &[LinearPlayer]) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = rivals;
+        None
+    }
+
+    /// Who plays what in episode `index`, for `watch`; `None` for a one-player game.
+    fn describe_episode(&self, index: u64) -> Option<String> {
+        let _ = index;
+        None
     }
 
     /// What an episode's score counts, for reports ("lines", "score", ...).

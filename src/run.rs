@@ -62,6 +62,11 @@ pub struct RunConfig {
     pub validation_seed: u64,
     /// A weights file played on the final held-out games for comparison.
     pub baseline: Option<PathBuf>,
+    /// Two-player games: the best weights of the last this many generations join the
+    /// opponents of the next (a hall of fame), so that the population is not tuned against
+    /// the fixed pool alone (0 = none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hall_of_fame: u64,
     /// Worker threads (0 = one per core). Results never depend on it.
     pub threads: usize,
     /// The game, its size and rules.
@@ -87,6 +92,7 @@ impl Default for RunConfig {
             validation_max_pieces: 0,
             validation_seed: 1_000_001,
             baseline: None,
+            hall_of_fame: 0,
             threads: 0,
             game: GameSpec::default(),
             ga: GaConfig::default(),
@@ -113,6 +119,10 @@ impl RunConfig {
             ..RunConfig::default()
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn cap(pieces: u64) -> EpisodeLimits {
@@ -255,6 +265,12 @@ pub fn evolve<G: Game>(
         }
         full
     };
+    if config.hall_of_fame > 0 && game.with_rivals(&[]).is_none() {
+        bail!(
+            "hall_of_fame needs a two-player game; {} is played alone",
+            game.name()
+        );
+    }
     let baseline = match &config.baseline {
         Some(path) => {
             let file = WeightFile::load(path)?;
@@ -334,9 +350,20 @@ pub fn evolve<G: Game>(
             .iter()
             .map(|w| expand(w))
             .collect();
+        let champions = &checkpoint.history[checkpoint
+            .history
+            .len()
+            .saturating_sub(config.hall_of_fame as usize)..];
+        let rivals = champions
+            .iter()
+            .map(|row| LinearPlayer::from_vector(all, &expand(&row.best_weights)))
+            .collect::<Result<Vec<_>>>()?;
+        let with_rivals = (!rivals.is_empty())
+            .then(|| game.with_rivals(&rivals))
+            .flatten();
         let scores = crate::episode::with_threads(config.threads, || {
             score_candidates(
-                game,
+                with_rivals.as_ref().unwrap_or(game),
                 &candidates,
                 config.games,
                 |i| stream(config.seed, Purpose::TrainingGames, g, i),

@@ -4,12 +4,14 @@
 use stacktune::episode::with_threads;
 use stacktune::game::{FeatureValues, Game};
 use stacktune::games::connect::agents::{Agent, Negamax4, RandomAgent, Tutorial};
-use stacktune::games::connect::matches::play_match;
-use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solver};
+use stacktune::games::connect::matches::{play_match, play_out};
+use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solved, Solver, move_accuracy};
 use stacktune::games::connect::{Connect, Ending, Position};
 use stacktune::rng::game_stream;
 use std::collections::BTreeMap;
-use std::process::Command;
+
+mod common;
+use common::{assert_one_line_error, run, run_in};
 
 /// The vectors as the testdata README lists them.
 const VECTORS: &str = "\
@@ -324,16 +326,9 @@ fn tutorial_beats_random_and_threads_do_not_matter() {
     assert!(one.score() >= 0.8, "{one:?}");
 }
 
-fn stacktune(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn solve_connect_prints_scores() {
-    let out = stacktune(&["solve-connect", "4453", "--analyse"]);
+    let out = run(&["solve-connect", "4453", "--analyse"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
@@ -341,7 +336,7 @@ fn solve_connect_prints_scores() {
          column     1     2     3     4     5     6     7\n\
          score     -5    -5    -2    -3    -4    -2    -2\n"
     );
-    let out = stacktune(&[
+    let out = run(&[
         "solve-connect",
         "2252576253462244111563365343671351441",
         "--analyse",
@@ -352,7 +347,7 @@ fn solve_connect_prints_scores() {
          column     1     2     3     4     5     6     7\n\
          score   full  full  full  full  full    -1    -2\n"
     );
-    let out = stacktune(&["solve-connect", "67152117737262713366376314254"]);
+    let out = run(&["solve-connect", "67152117737262713366376314254"]);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "67152117737262713366376314254 6\n"
@@ -368,7 +363,7 @@ fn solve_connect_rejects_bad_positions_in_one_line() {
         ("4444444", "move 7 plays column 4, which is already full"),
         ("1212121", "move 7 (column 1) wins the game"),
     ] {
-        let out = stacktune(&["solve-connect", position]);
+        let out = run(&["solve-connect", position]);
         assert!(!out.status.success(), "{position}");
         assert!(out.stdout.is_empty(), "{position}");
         let err = String::from_utf8(out.stderr).unwrap();
@@ -376,4 +371,486 @@ fn solve_connect_rejects_bad_positions_in_one_line() {
         assert!(err.starts_with("error: "), "{err}");
         assert!(err.contains(message), "{err}");
     }
+}
+
+/// Plays `games` games between two agents from the empty board in parallel, colours
+/// alternated, game i drawing from stream (3, i); returns the first agent's [wins, draws,
+/// losses].
+fn from_empty<A, B>(game: &Connect, a: &A, b: &B, games: u64) -> [u64; 3]
+where
+    A: Agent + Clone + Sync,
+    B: Agent + Clone + Sync,
+{
+    use rayon::prelude::*;
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            let a_first = i % 2 == 0;
+            let agents: [&mut dyn Agent; 2] = if a_first {
+                [&mut a, &mut b]
+            } else {
+                [&mut b, &mut a]
+            };
+            let mut position = game.empty();
+            let end = play_out(
+                game,
+                &mut position,
+                agents,
+                &mut game_stream(3, i),
+                &mut |_| {},
+            );
+            let a_player = if a_first { 0 } else { 1 };
+            match end.winner {
+                Some(p) if p == a_player => [1, 0, 0],
+                None => [0, 1, 0],
+                Some(_) => [0, 0, 1],
+            }
+        })
+        .reduce(|| [0; 3], |x, y| [x[0] + y[0], x[1] + y[1], x[2] + y[2]])
+}
+
+/// The reference agents' figures from the testdata README, from the empty board: tutorial
+/// wins 49.6 % and draws 8.8 % against negamax4, which draws itself 42 % of the time.
+/// 2,000 games give a 95 % interval of about ±2.2 points (±3.5 allowed), 1,000 about ±3.1
+/// (±5 allowed).
+#[test]
+fn reference_agents_match_the_published_figures() {
+    let game = Connect::standard();
+    let (tutorial, negamax4) = (Tutorial::new(&game), Negamax4::new(&game));
+    let [wins, draws, _] = from_empty(&game, &tutorial, &negamax4, 2000);
+    let percent = |n: u64, of: f64| 100.0 * n as f64 / of;
+    assert!((percent(wins, 2000.0) - 49.6).abs() <= 3.5, "{wins} wins");
+    assert!((percent(draws, 2000.0) - 8.8).abs() <= 3.5, "{draws} draws");
+    let [_, draws, _] = from_empty(&game, &negamax4, &negamax4, 1000);
+    assert!(
+        (percent(draws, 1000.0) - 42.0).abs() <= 5.0,
+        "{draws} draws"
+    );
+}
+
+/// Hand-set weights over every feature family (the bench's player).
+const HAND: &str = r#"game = "connect"
+
+[weights]
+own_centre = 1.0
+opp_centre = -1.0
+own_threats_now = 20.0
+own_threats_odd = 8.0
+own_threats_even = 4.0
+opp_threats_now = -1000.0
+opp_threats_odd = -6.0
+opp_threats_even = -6.0
+own_windows_2 = 1.0
+opp_windows_2 = -1.0
+own_windows_3 = 5.0
+opp_windows_3 = -10.0
+"#;
+
+fn hand_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hand.toml"), HAND).unwrap();
+    dir
+}
+
+#[test]
+fn play_prints_a_table_per_opponent_whatever_the_threads() {
+    let dir = hand_dir();
+    let args = |threads: &str| {
+        run_in(
+            dir.path(),
+            &[
+                "play",
+                "--game",
+                "connect",
+                "--weights",
+                "hand.toml",
+                "--opponent",
+                "random",
+                "--opponent",
+                "tutorial",
+                "--games",
+                "98",
+                "--json",
+                "--threads",
+                threads,
+            ],
+        )
+    };
+    let parse = |out: std::process::Output| {
+        assert!(out.status.success(), "{out:?}");
+        let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_object_mut().unwrap().remove("pieces_per_second");
+        v
+    };
+    let one = parse(args("1"));
+    assert_eq!(one, parse(args("2")));
+    let opponents = one["opponents"].as_array().unwrap();
+    assert_eq!(opponents.len(), 2);
+    for (v, name) in opponents.iter().zip(["random", "tutorial"]) {
+        assert_eq!(v["opponent"], name);
+        assert_eq!(v["games"], 98);
+        let sum: u64 = ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| v[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, 98);
+    }
+    // A player that wins, blocks and builds threats never loses to uniform random play.
+    assert_eq!(opponents[0]["wins"], 98);
+    assert_eq!(one["games"], 196);
+    let table = run_in(
+        dir.path(),
+        &[
+            "play",
+            "--weights",
+            "hand.toml",
+            "--games",
+            "98",
+            "--opponent",
+            "random",
+        ],
+    );
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(
+        text.contains("random         98   100.0%     0.0%     0.0%   100.0%"),
+        "{text}"
+    );
+}
+
+#[test]
+fn watch_shows_who_plays_which_colour() {
+    let dir = hand_dir();
+    let out = run_in(
+        dir.path(),
+        &[
+            "watch",
+            "--weights",
+            "hand.toml",
+            "--opponent",
+            "random",
+            "--delay-ms",
+            "0",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Game 0 is the first opening (1, 1) with the weights moving first.
+    assert!(
+        text.starts_with("X: the weights, O: random; opening 11\n"),
+        "{text}"
+    );
+    assert!(text.contains(" 1234567\n"), "{text}");
+    assert_eq!(
+        text.lines().last().unwrap().split(':').next(),
+        Some("game over after 9 pieces"),
+        "{text}"
+    );
+}
+
+#[test]
+fn moves_lists_every_column() {
+    let dir = hand_dir();
+    // X on (3, 1) (4, 1) (5, 1) (4, 2), O on (2, 1) (6, 1) (4, 3), as (column, row from 1).
+    let board = ".......\n.......\n.......\n...O...\n...X...\n.OXXXO.\n";
+    std::fs::write(dir.path().join("b.txt"), board).unwrap();
+    let out = run_in(
+        dir.path(),
+        &["moves", "--game", "connect", "--board", "b.txt", "--json"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let columns = v.as_array().unwrap();
+    assert_eq!(columns.len(), 7);
+    // O to move; in column 3 it lands on (3, 2): three on the rising diagonal from (2, 1)
+    // with (5, 4) empty, an even-row threat not yet playable; twos on the same diagonal
+    // from (3, 2) and on the falling one (3, 4) (4, 3) (5, 2) (6, 1); X's twos are the
+    // diagonals through (4, 2) from (3, 1) and from (5, 1).
+    let c3 = &columns[2]["features"];
+    for (name, value) in [
+        ("own_centre", 1.0),
+        ("opp_centre", 2.0),
+        ("own_threats_now", 0.0),
+        ("own_threats_even", 1.0),
+        ("own_windows_3", 1.0),
+        ("own_windows_2", 2.0),
+        ("opp_windows_2", 2.0),
+        ("opp_windows_3", 0.0),
+    ] {
+        assert_eq!(c3[name], value, "{name}");
+    }
+    let text = run_in(
+        dir.path(),
+        &["moves", "--game", "connect", "--board", "b.txt"],
+    );
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("O to move\n"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("result ") && l.ends_with("     -"))
+    );
+}
+
+#[test]
+fn bad_board_files_get_one_line_naming_file_and_line() {
+    let dir = hand_dir();
+    for (board, needle) in [
+        ("", "board file b.txt: no rows"),
+        (
+            "....\n...\n",
+            "board file b.txt, line 2: 3 cells, but line 1 has 4",
+        ),
+        (
+            "....\n.x..\n",
+            "board file b.txt, line 2, column 2: `x` is not a cell",
+        ),
+        (
+            "..X.\n....\n....\n....\n",
+            "board file b.txt, line 4: column 3 is empty under a disc",
+        ),
+        (
+            "....\n....\n....\nOO..\n",
+            "board file b.txt: X has 0 discs and O 2",
+        ),
+        (
+            "X...\nXO..\nXO..\nXOO.\n",
+            "board file b.txt: X already has 4 in a row",
+        ),
+        (
+            "XO\nOX\n",
+            "board file b.txt: no line of 4 fits on a 2x2 connect board",
+        ),
+    ] {
+        std::fs::write(dir.path().join("b.txt"), board).unwrap();
+        let out = run_in(
+            dir.path(),
+            &["moves", "--game", "connect", "--board", "b.txt"],
+        );
+        assert_one_line_error(&out, needle);
+    }
+}
+
+#[test]
+fn bad_settings_get_one_line() {
+    let dir = hand_dir();
+    for (args, needle) in [
+        (
+            &["--width", "9", "--height", "7"][..],
+            "connect board 9x7 is too large",
+        ),
+        (
+            &["--inarow", "1"][..],
+            "connect inarow 1 is out of range 2..=12",
+        ),
+        (
+            &["--width", "3", "--height", "3"][..],
+            "no line of 4 fits on a 3x3 connect board",
+        ),
+        (
+            &["--depth", "0"][..],
+            "connect depth 0 is out of range 1..=8",
+        ),
+        (
+            &["--opponent", "nobody"][..],
+            "opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file",
+        ),
+        (
+            &["--opponent", "hand.toml", "--inarow", "3"][..],
+            "opponent weights file hand.toml: unknown feature `opp_windows_3` for game connect",
+        ),
+        (&["--rules", "tsu"][..], "--rules is not a connect setting"),
+    ] {
+        let mut all = vec!["play", "--game", "connect", "--weights", "hand.toml"];
+        all.extend_from_slice(args);
+        assert_one_line_error(&run_in(dir.path(), &all), needle);
+    }
+    let tetris = run_in(
+        dir.path(),
+        &[
+            "play",
+            "--game",
+            "tetris",
+            "--weights",
+            "hand.toml",
+            "--opponent",
+            "random",
+        ],
+    );
+    assert_one_line_error(
+        &tetris,
+        "--opponent is a connect setting; tetris does not use it",
+    );
+    let hall = run_in(
+        dir.path(),
+        &[
+            "evolve",
+            "--hall-of-fame",
+            "2",
+            "--generations",
+            "1",
+            "--quiet",
+            "--out",
+            "x",
+        ],
+    );
+    assert_one_line_error(
+        &hall,
+        "hall_of_fame needs a two-player game; tetris is played alone",
+    );
+    let accuracy = run_in(dir.path(), &["solve-connect", "--accuracy", "nobody"]);
+    assert_one_line_error(&accuracy, "opponent `nobody` is neither");
+}
+
+/// A small connect run: a hall of fame, two opponents, every opening with both colours.
+const RUN: &str = r#"
+name = "small"
+seed = 3
+generations = 4
+games = 196
+validation_games = 98
+validate_every = 2
+final_games = 196
+validation_seed = 9
+hall_of_fame = 1
+
+[game]
+game = "connect"
+opponents = ["random", "tutorial"]
+
+[ga]
+population = 6
+elitism = 1
+"#;
+
+fn read(dir: &std::path::Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("run.config.toml"), RUN).unwrap();
+    let evolve = |out: &str, threads: &str| {
+        let o = run_in(
+            dir.path(),
+            &[
+                "evolve",
+                "--config",
+                "run.config.toml",
+                "--quiet",
+                "--out",
+                out,
+                "--threads",
+                threads,
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    let one = evolve("a", "1");
+    evolve("b", "2");
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.path().join("a"), name),
+            read(&dir.path().join("b"), name),
+            "{name} differs between 1 and 2 threads"
+        );
+    }
+    let history = read(&dir.path().join("a"), "history.csv");
+    assert_eq!(history.lines().count(), 5);
+    // 6 candidates × 196 games a generation.
+    assert_eq!(
+        history.lines().nth(4).unwrap().split(',').nth(1),
+        Some("4704")
+    );
+    // The printed command replays the held-out games: 98 against each of the two opponents.
+    let printed = String::from_utf8(one.stdout).unwrap();
+    assert!(
+        printed.contains("--opponent random --opponent tutorial --seed 9 --games 98"),
+        "{printed}"
+    );
+    let best: toml::Table = toml::from_str(&read(&dir.path().join("a"), "best.toml")).unwrap();
+    let recorded = best["meta"]["validation_mean"].as_float().unwrap();
+    let play = run_in(
+        dir.path(),
+        &[
+            "play",
+            "--weights",
+            "a/best.toml",
+            "--opponent",
+            "random",
+            "--opponent",
+            "tutorial",
+            "--seed",
+            "9",
+            "--games",
+            "98",
+            "--json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&play.stdout).unwrap();
+    assert_eq!(v["mean"].as_f64().unwrap(), recorded);
+
+    // Resume: a run stopped after its second generation (its checkpoint is what a run of 4
+    // leaves there: validation falls on generation 1 either way) and continued to 4 finishes
+    // with the same bytes.
+    let short = RUN.replace("generations = 4", "generations = 2");
+    std::fs::write(dir.path().join("short.toml"), short).unwrap();
+    let o = run_in(
+        dir.path(),
+        &["evolve", "--config", "short.toml", "--quiet", "--out", "c"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cut = dir.path().join("c");
+    let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 4");
+    std::fs::write(cut.join("run.toml"), run_toml).unwrap();
+    let o = run_in(dir.path(), &["evolve", "--resume", "c", "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.path().join("a"), name),
+            read(&cut, name),
+            "{name} differs after resume"
+        );
+    }
+}
+
+/// Always the same column.
+struct Fixed(u8);
+
+impl Agent for Fixed {
+    fn choose(&mut self, _: &Position, _: &mut rand_chacha::ChaCha8Rng) -> u8 {
+        self.0
+    }
+}
+
+#[test]
+fn move_accuracy_counts_value_preserving_columns() {
+    let game = Connect::standard();
+    let mut solver = Solver::new();
+    let mut solved = |moves: &str| {
+        let position = game.parse_moves(moves).unwrap();
+        Solved {
+            position,
+            columns: solver.analyse(&position),
+        }
+    };
+    // Scores by column -5 -5 -5 -1 6 -5 full: only column 5 keeps the win.
+    let win = solved("67152117737262713366376314254");
+    assert!(win.is_decisive());
+    assert_eq!(
+        (0..7).filter(|&c| win.preserves(c)).collect::<Vec<_>>(),
+        [4]
+    );
+    // full full 0 full -2 full full: column 3 keeps the draw, column 5 loses.
+    let draw = solved("23163416124767223154467471272416755633");
+    assert!(draw.is_decisive());
+    assert!(draw.preserves(2) && !draw.preserves(4) && !draw.preserves(0));
+    // 2 2 1 full 2 full 2: every column still wins (column 3 more slowly): nothing to test.
+    assert!(!solved("427566236745127177115664464254").is_decisive());
+    let set = [win, draw];
+    let mut rng = game_stream(0, 0);
+    assert_eq!(move_accuracy(&mut Fixed(4), &set, &mut rng), 0.5);
+    assert_eq!(move_accuracy(&mut Fixed(2), &set, &mut rng), 0.5);
+    assert_eq!(move_accuracy(&mut Fixed(0), &set, &mut rng), 0.0);
 }

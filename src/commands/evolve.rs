@@ -1,5 +1,6 @@
 //! `evolve`: the product's main job. With no arguments it runs the built-in default run.
 
+use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
 use crate::run::{RunConfig, evolve};
@@ -35,6 +36,9 @@ pub struct EvolveArgs {
     /// Name of the run (folder reports/<game>-<name>).
     #[arg(long)]
     pub name: Option<String>,
+    /// Two-player games: the best weights of the last N generations join the opponents.
+    #[arg(long, value_name = "N")]
+    pub hall_of_fame: Option<u64>,
     /// Worker threads (0 = one per core); results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -75,6 +79,10 @@ impl EvolveArgs {
         c.game.rules = g.rules.clone().or(c.game.rules.clone());
         c.game.colours = g.colours.or(c.game.colours);
         c.game.inarow = g.inarow.or(c.game.inarow);
+        c.game.depth = g.depth.or(c.game.depth);
+        if !g.opponents.is_empty() {
+            c.game.opponents = g.opponents.clone();
+        }
         c.game.bag7 |= g.bag7;
         c.game.allow_topout |= g.allow_topout;
         c.game.preview |= g.preview;
@@ -85,6 +93,7 @@ impl EvolveArgs {
         set!(c.max_pieces, self.max_pieces);
         set!(c.seed, self.seed);
         set!(c.name, self.name);
+        set!(c.hall_of_fame, self.hall_of_fame);
         set!(c.threads, self.threads);
         if c.ga.elitism >= c.ga.population {
             c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
@@ -106,6 +115,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
                 || args.games.is_some()
                 || args.max_pieces.is_some()
                 || args.seed.is_some()
+                || args.hall_of_fame.is_some()
                 || args.name.is_some()
                 || args.out.is_some();
             if overrides {
@@ -141,11 +151,16 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         }
     };
     let any = config.game.build()?;
-    let result = with_game!(&any, g => evolve(g, &config, &dir, resume, mode)?);
+    let (result, opponents) = with_game!(&any, g => (
+        evolve(g, &config, &dir, resume, mode)?,
+        g.opponents().len() as u64
+    ));
     let b = &result.best;
     println!("report: {}", result.dir.display());
+    // Game scores of two-player games lie in [0, 1]: one decimal would hide every difference.
+    let p = if opponents > 0 { 3 } else { 1 };
     println!(
-        "best weights: {}/best.toml, {:.1} ± {:.1} mean per game on {} held-out games",
+        "best weights: {}/best.toml, {:.p$} ± {:.p$} mean per game on {} held-out games",
         result.dir.display(),
         b.mean,
         b.ci95,
@@ -153,7 +168,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     );
     if let Some((path, s)) = &result.baseline {
         println!(
-            "baseline {}: {:.1} ± {:.1} on the same games",
+            "baseline {}: {:.p$} ± {:.p$} on the same games",
             path.display(),
             s.mean,
             s.ci95
@@ -164,7 +179,8 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         result.dir.display(),
         game_flags(&config.game),
         config.validation_seed,
-        config.final_games,
+        // `play` plays --games against each opponent, taking them in turn as the run does.
+        config.final_games / opponents.max(1),
         if config.validation_max_pieces > 0 {
             format!(" --max-pieces {}", config.validation_max_pieces)
         } else {
@@ -191,6 +207,12 @@ fn game_flags(g: &GameSpec) -> String {
     }
     if let Some(n) = g.inarow {
         s += &format!(" --inarow {n}");
+    }
+    if let Some(d) = g.depth {
+        s += &format!(" --depth {d}");
+    }
+    for o in &g.opponents {
+        s += &format!(" --opponent {o}");
     }
     for (on, flag) in [
         (g.bag7, " --bag7"),

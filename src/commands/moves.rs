@@ -10,12 +10,16 @@ pub struct MovesArgs {
     /// Game whose rules apply.
     #[arg(long, default_value = "tetris")]
     pub game: String,
-    /// Board file: rows top first, `.` empty, any other character filled.
+    /// Board file: rows top first, `.` empty; tetris: any other character filled; puyo: colour
+    /// digits; connect: `X` first player, `O` second (the side to move follows from the counts).
     #[arg(long)]
     pub board: PathBuf,
-    /// Piece to place (tetris: one of IOTSZLJ).
+    /// Piece to place (tetris: one of IOTSZLJ; puyo: a pair such as 41); connect has none.
     #[arg(long)]
-    pub piece: String,
+    pub piece: Option<String>,
+    /// Connect: discs in a row to win (default 4); the board file gives the size.
+    #[arg(long)]
+    pub inarow: Option<usize>,
     /// Print a JSON array instead of text.
     #[arg(long)]
     pub json: bool,
@@ -25,10 +29,19 @@ pub fn run(args: MovesArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.board)
         .with_context(|| format!("cannot read board file {}", args.board.display()))?;
     let source = args.board.display().to_string();
-    match args.game.as_str() {
+    let game = args.game.as_str();
+    if game != "connect" && args.inarow.is_some() {
+        bail!("--inarow is a connect setting; {game} does not use it");
+    }
+    let piece = || {
+        args.piece
+            .as_deref()
+            .with_context(|| format!("{game} needs --piece"))
+    };
+    match game {
         "tetris" => {
             let board = listing::parse_board(&text, &source)?;
-            let moves = listing::list_moves(board, &args.piece)?;
+            let moves = listing::list_moves(board, piece()?)?;
             if args.json {
                 println!("{}", serde_json::to_string(&moves)?);
             } else {
@@ -37,8 +50,22 @@ pub fn run(args: MovesArgs) -> Result<()> {
         }
         "puyo" => print!(
             "{}",
-            crate::games::puyo::listing::moves(&text, &source, &args.piece, args.json)?
+            crate::games::puyo::listing::moves(&text, &source, piece()?, args.json)?
         ),
+        "connect" => {
+            if args.piece.is_some() {
+                bail!("connect has no pieces: drop --piece");
+            }
+            print!(
+                "{}",
+                crate::games::connect::listing::moves(
+                    &text,
+                    &source,
+                    args.inarow.unwrap_or(4),
+                    args.json
+                )?
+            );
+        }
         other => bail!(
             "unknown game `{other}`; valid games: {}",
             GAME_NAMES.join(", ")

@@ -20,7 +20,7 @@ pub struct PlayArgs {
     pub weights: PathBuf,
     #[command(flatten)]
     pub game: GameSpec,
-    /// Number of games.
+    /// Number of games (two-player games: against each opponent).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Seed: game i's pieces depend only on (seed, i).
@@ -47,6 +47,46 @@ pub struct PlayReport {
     pub summary: Summary,
     pub total_pieces: u64,
     pub pieces_per_second: f64,
+    /// Two-player games: the results against each opponent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opponents: Vec<Versus>,
+}
+
+/// A two-player game's results against one opponent, from the weights' side.
+#[derive(Debug, Serialize)]
+pub struct Versus {
+    pub opponent: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Mean game score: win 1, draw ½, loss 0.
+    pub score: f64,
+}
+
+impl Versus {
+    /// Tallies games whose scores are 1 (win), ½ (draw) or 0 (loss).
+    fn tally(opponent: String, scores: impl Iterator<Item = f64>) -> Versus {
+        let mut v = Versus {
+            opponent,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            score: 0.0,
+        };
+        for s in scores {
+            v.games += 1;
+            v.score += s;
+            match s {
+                1.0 => v.wins += 1,
+                0.0 => v.losses += 1,
+                _ => v.draws += 1,
+            }
+        }
+        v.score /= v.games as f64;
+        v
+    }
 }
 
 pub fn run(mut args: PlayArgs) -> Result<()> {
@@ -57,14 +97,18 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         let report = play(g, &player, &args)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
-        } else {
+        } else if report.opponents.is_empty() {
             print_report(&report, g.score_name(), &args);
+        } else {
+            print_versus(&report, &args);
         }
     });
     Ok(())
 }
 
-/// Plays the games `args` asks for and measures them.
+/// Plays the games `args` asks for and measures them. A two-player game plays `--games`
+/// against each opponent: game i meets opponent i mod n, so each opponent sees the game's
+/// schedule (openings, colours) from its start.
 pub fn play<G: Game>(
     game: &G,
     player: &crate::eval::LinearPlayer,
@@ -76,13 +120,15 @@ pub fn play<G: Game>(
     let limits = EpisodeLimits {
         max_moves: args.max_pieces,
     };
-    let progress = Progress::new(Mode::detect(args.quiet || args.json), args.games, "games");
+    let opponents = game.opponents();
+    let games = args.games * opponents.len().max(1) as u64;
+    let progress = Progress::new(Mode::detect(args.quiet || args.json), games, "games");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
         play_all(
             game,
             std::slice::from_ref(player),
-            args.games,
+            games,
             |i| game_stream(args.seed, i),
             limits,
             &AtomicBool::new(false),
@@ -94,11 +140,54 @@ pub fn play<G: Game>(
     progress.finish();
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
     let total_pieces: u64 = results.iter().map(|r| r.moves).sum();
+    let n = opponents.len();
+    let opponents = opponents
+        .into_iter()
+        .enumerate()
+        .map(|(o, name)| Versus::tally(name, scores.iter().skip(o).step_by(n).copied()))
+        .collect();
     Ok(PlayReport {
         summary: Summary::of(&scores),
         total_pieces,
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
+        opponents,
     })
+}
+
+/// The win/draw/loss table of a two-player game.
+fn print_versus(report: &PlayReport, args: &PlayArgs) {
+    println!("weights   {}", args.weights.display());
+    println!(
+        "games     {} against each opponent (seed {}), colours alternated",
+        args.games, args.seed
+    );
+    let width = report
+        .opponents
+        .iter()
+        .map(|v| v.opponent.len())
+        .max()
+        .unwrap_or(0)
+        .max("opponent".len());
+    println!(
+        "{:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+        "opponent", "games", "wins", "draws", "losses", "score"
+    );
+    let percent = |n: u64, of: u64| 100.0 * n as f64 / of as f64;
+    for v in &report.opponents {
+        println!(
+            "{:<width$}  {:>7}  {:>6.1}%  {:>6.1}%  {:>6.1}%  {:>6.1}%",
+            v.opponent,
+            v.games,
+            percent(v.wins, v.games),
+            percent(v.draws, v.games),
+            percent(v.losses, v.games),
+            100.0 * v.score
+        );
+    }
+    println!(
+        "moves/s   {:.0} (all games: {} moves)",
+        report.pieces_per_second, report.total_pieces
+    );
 }
 
 fn print_report(report: &PlayReport, measure: &str, args: &PlayArgs) {

@@ -1,6 +1,6 @@
 //! `watch`: one game drawn in the terminal, so a user can see what weights do.
 
-use crate::game::Game;
+use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::rng::game_stream;
 use crate::with_game;
@@ -34,38 +34,55 @@ pub fn run(mut args: WatchArgs) -> Result<()> {
     Ok(())
 }
 
+/// Draws every position of `play --seed S`'s game 0, pausing between frames on a terminal.
 fn watch<G: Game>(game: &G, player: crate::eval::LinearPlayer, args: &WatchArgs) -> Result<()> {
-    let mut rng = game_stream(args.seed, 0);
-    let mut position = game.start(&mut rng);
     let terminal = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
-    let (mut moves, mut score) = (0u64, 0.0);
-    let mut over = false;
-    loop {
-        let frame = game.render(&position);
-        if terminal {
-            // Home the cursor and clear the screen so the board redraws in place.
-            write!(out, "\x1b[H\x1b[2J")?;
-        }
-        writeln!(out, "{frame}pieces {moves}  {} {score}", game.score_name())?;
-        out.flush()?;
-        if over || args.max_pieces.is_some_and(|m| moves >= m) {
-            break;
-        }
-        let Some(mv) = player.choose(game, &position) else {
-            break;
-        };
-        let outcome = game.apply(&mut position, mv, &mut rng);
-        moves += 1;
-        score = game.accumulate(score, &outcome);
-        over = outcome.game_over;
-        if terminal && args.delay_ms > 0 {
-            std::thread::sleep(Duration::from_millis(args.delay_ms));
-        }
-    }
+    let title = game
+        .describe_episode(0)
+        .map(|t| t + "\n")
+        .unwrap_or_default();
+    let mut written = Ok(());
+    let mut first = true;
+    let limits = EpisodeLimits {
+        max_moves: args.max_pieces,
+    };
+    let result = game.episode(
+        &player,
+        0,
+        game_stream(args.seed, 0),
+        limits,
+        &mut |position, so_far| {
+            if written.is_err() {
+                return;
+            }
+            if !first && terminal && args.delay_ms > 0 {
+                std::thread::sleep(Duration::from_millis(args.delay_ms));
+            }
+            first = false;
+            written = (|| {
+                if terminal {
+                    // Home the cursor and clear the screen so the board redraws in place.
+                    write!(out, "\x1b[H\x1b[2J")?;
+                }
+                let frame = game.render(position);
+                writeln!(
+                    out,
+                    "{title}{frame}pieces {}  {} {}",
+                    so_far.moves,
+                    game.score_name(),
+                    so_far.score
+                )?;
+                out.flush()
+            })();
+        },
+    );
+    written?;
     writeln!(
         out,
-        "game over after {moves} pieces: {score} {}",
+        "game over after {} pieces: {} {}",
+        result.moves,
+        result.score,
         game.score_name()
     )?;
     Ok(())

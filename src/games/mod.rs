@@ -12,22 +12,23 @@ use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 
 /// Names accepted by `--game`.
-pub const GAME_NAMES: [&str; 2] = ["tetris", "puyo"];
+pub const GAME_NAMES: [&str; 3] = ["tetris", "puyo", "connect"];
 
 /// Which game, at what size and under which rules: the part of a run's config and of the
 /// CLI that picks the game. Every field but `game` has a per-game default.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct GameSpec {
-    /// Game to play: tetris (default: the game a weights file names, else tetris).
+    /// Game to play: tetris, puyo or connect (default: the game a weights file names, else
+    /// tetris).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
-    /// Board width (tetris: 4 to 16, default 10).
+    /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub width: Option<usize>,
-    /// Board height (tetris: 4 to 64, default 20).
+    /// Board height (tetris: 4 to 64, default 20; connect: rows, default 6).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
@@ -43,6 +44,15 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inarow: Option<usize>,
+    /// Connect-N: plies the tuned player searches with alpha-beta (default 1: one ply).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
+    /// weights file (default: tutorial and negamax4).
+    #[arg(long = "opponent", value_name = "NAME|FILE")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opponents: Vec<String>,
     /// Draw tetris pieces from shuffled bags of seven instead of independently.
     #[arg(long)]
     #[serde(default)]
@@ -66,6 +76,7 @@ pub struct GameSpec {
 pub enum AnyGame {
     Tetris(tetris::Tetris),
     Puyo(puyo::Puyo),
+    Connect(connect::Connect),
 }
 
 impl GameSpec {
@@ -76,7 +87,19 @@ impl GameSpec {
 
     /// Builds the game, rejecting unknown names and impossible sizes with one clear line.
     pub fn build(&self) -> Result<AnyGame> {
-        match self.name() {
+        let name = self.name();
+        if name != "connect" {
+            for (given, flag) in [
+                (self.inarow.is_some(), "--inarow"),
+                (self.depth.is_some(), "--depth"),
+                (!self.opponents.is_empty(), "--opponent"),
+            ] {
+                if given {
+                    bail!("{flag} is a connect setting; {name} does not use it");
+                }
+            }
+        }
+        match name {
             "tetris" => {
                 if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {
                     bail!("unknown tetris rules `{r}`; valid rules: research");
@@ -93,6 +116,7 @@ impl GameSpec {
                 Ok(AnyGame::Tetris(game))
             }
             "puyo" => Ok(AnyGame::Puyo(puyo::Puyo::from_spec(self)?)),
+            "connect" => Ok(AnyGame::Connect(connect::Connect::from_spec(self)?)),
             other => bail!(
                 "unknown game `{other}`; valid games: {}",
                 GAME_NAMES.join(", ")
@@ -108,6 +132,7 @@ macro_rules! with_game {
         match $any {
             $crate::games::AnyGame::Tetris($g) => $body,
             $crate::games::AnyGame::Puyo($g) => $body,
+            $crate::games::AnyGame::Connect($g) => $body,
         }
     };
 }

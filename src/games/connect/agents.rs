@@ -8,6 +8,8 @@
 use super::{Column, Connect, Position, own_windows};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
+use crate::weights::WeightFile;
+use anyhow::Result;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
@@ -255,6 +257,96 @@ impl Agent for Negamax4<'_> {
         self.node(own, opp, Self::DEPTH, Some(rng))
             .1
             .expect("a position in play has a legal column")
+    }
+}
+
+/// A member of the opponent pool that evolution and `play` measure a weight set against.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opponent {
+    Random,
+    Tutorial,
+    Negamax4,
+    /// A linear weight set (a weights file, or an earlier champion) searched `depth` plies.
+    Linear {
+        name: String,
+        player: Box<LinearPlayer>,
+        depth: u32,
+    },
+}
+
+impl Opponent {
+    /// The reference agents' names, as `--opponent` takes them.
+    pub const NAMES: [&'static str; 3] = ["random", "tutorial", "negamax4"];
+
+    /// A reference agent by name, or else the path of a connect weights file for `game`, which
+    /// plays one ply; errors name the file.
+    pub fn parse(game: &Connect, spec: &str) -> Result<Opponent> {
+        Ok(match spec {
+            "random" => Opponent::Random,
+            "tutorial" => Opponent::Tutorial,
+            "negamax4" => Opponent::Negamax4,
+            path => {
+                let path = std::path::Path::new(path);
+                let file = WeightFile::load(path).map_err(|e| {
+                    anyhow::anyhow!(
+                        "opponent `{}` is neither {} nor a readable weights file: {e:#}",
+                        path.display(),
+                        Self::NAMES.join(", ")
+                    )
+                })?;
+                let player = LinearPlayer::from_file(game, &file).map_err(|e| {
+                    anyhow::anyhow!("opponent weights file {}: {e}", path.display())
+                })?;
+                Opponent::Linear {
+                    name: path.display().to_string(),
+                    player: Box::new(player),
+                    depth: 1,
+                }
+            }
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Opponent::Random => "random",
+            Opponent::Tutorial => "tutorial",
+            Opponent::Negamax4 => "negamax4",
+            Opponent::Linear { name, .. } => name,
+        }
+    }
+
+    /// A fresh agent for one game.
+    pub fn agent<'a>(&'a self, game: &'a Connect) -> PoolAgent<'a> {
+        match self {
+            Opponent::Random => PoolAgent::Random(RandomAgent::new(game)),
+            Opponent::Tutorial => PoolAgent::Tutorial(Tutorial::new(game)),
+            Opponent::Negamax4 => PoolAgent::Negamax4(Negamax4::new(game)),
+            Opponent::Linear { player, depth, .. } => {
+                PoolAgent::Linear(LinearAgent::alpha_beta(game, player, *depth))
+            }
+        }
+    }
+}
+
+/// The agent of an [`Opponent`]: an enum rather than a box, so that a game allocates nothing.
+/// One lives on the stack per game, so the tutorial's inline weights cost nothing to keep.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum PoolAgent<'a> {
+    Random(RandomAgent<'a>),
+    Tutorial(Tutorial<'a>),
+    Negamax4(Negamax4<'a>),
+    Linear(LinearAgent<'a>),
+}
+
+impl Agent for PoolAgent<'_> {
+    fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column {
+        match self {
+            PoolAgent::Random(a) => a.choose(position, rng),
+            PoolAgent::Tutorial(a) => a.choose(position, rng),
+            PoolAgent::Negamax4(a) => a.choose(position, rng),
+            PoolAgent::Linear(a) => a.choose(position, rng),
+        }
     }
 }
 

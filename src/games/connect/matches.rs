@@ -17,19 +17,22 @@ pub struct GameEnd {
     pub moves: u32,
 }
 
-/// Plays `position` to the end, `agents[p]` moving for player p. An illegal column loses.
+/// Plays `position` to the end, `agents[p]` moving for player p, showing `observe` every
+/// position before its move. An illegal column loses. `position` is left at the final board.
 pub fn play_out(
     game: &Connect,
-    mut position: Position,
+    position: &mut Position,
     agents: [&mut dyn Agent; 2],
     rng: &mut ChaCha8Rng,
+    observe: &mut impl FnMut(&Position),
 ) -> GameEnd {
     let [first, second] = agents;
     loop {
+        observe(position);
         let mover = position.to_move();
         let agent: &mut dyn Agent = if mover == 0 { first } else { second };
-        let column = agent.choose(&position, rng);
-        if let Some(ending) = game.play(&mut position, column) {
+        let column = agent.choose(position, rng);
+        if let Some(ending) = game.play(position, column) {
             return GameEnd {
                 winner: match ending {
                     Ending::Win => Some(mover),
@@ -40,6 +43,35 @@ pub fn play_out(
             };
         }
     }
+}
+
+/// Game `round` of a series between `a` and `b` (see [`schedule`]), from `a`'s side: the
+/// opening is played, then the agents take over. Returns the result and the final board.
+pub fn play_round(
+    game: &Connect,
+    openings: &[[Column; 2]],
+    round: u64,
+    a: &mut dyn Agent,
+    b: &mut dyn Agent,
+    rng: &mut ChaCha8Rng,
+    observe: &mut impl FnMut(&Position),
+) -> (MatchResult, Position) {
+    let (opening, a_first) = schedule(openings, round);
+    let mut position = game.empty();
+    for column in opening {
+        let ending = game.play(&mut position, column);
+        debug_assert!(ending.is_none(), "the suite holds openings still in play");
+    }
+    let agents: [&mut dyn Agent; 2] = if a_first { [a, b] } else { [b, a] };
+    let end = play_out(game, &mut position, agents, rng, observe);
+    let a_player = if a_first { 0 } else { 1 };
+    let result = MatchResult {
+        wins: (end.winner == Some(a_player)) as u64,
+        draws: end.winner.is_none() as u64,
+        losses: (end.winner == Some(a_player ^ 1)) as u64,
+        moves: end.moves as u64,
+    };
+    (result, position)
 }
 
 /// A match from its first agent's side.
@@ -97,27 +129,9 @@ where
     (0..games)
         .into_par_iter()
         .map(|index| {
-            let (opening, a_first) = schedule(&openings, index);
-            let mut position = game.empty();
-            for column in opening {
-                let ending = game.play(&mut position, column);
-                debug_assert!(ending.is_none(), "the suite holds openings still in play");
-            }
-            let (mut a, mut b) = (a.clone(), b.clone());
-            let agents: [&mut dyn Agent; 2] = if a_first {
-                [&mut a, &mut b]
-            } else {
-                [&mut b, &mut a]
-            };
             let mut rng = stream(seed, Purpose::Games, 0, index);
-            let end = play_out(game, position, agents, &mut rng);
-            let a_player = if a_first { 0 } else { 1 };
-            MatchResult {
-                wins: (end.winner == Some(a_player)) as u64,
-                draws: end.winner.is_none() as u64,
-                losses: (end.winner == Some(a_player ^ 1)) as u64,
-                moves: end.moves as u64,
-            }
+            let (mut a, mut b) = (a.clone(), b.clone());
+            play_round(game, openings, index, &mut a, &mut b, &mut rng, &mut |_| {}).0
         })
         .reduce(MatchResult::default, Add::add)
 }
@@ -131,10 +145,10 @@ mod tests {
         let game = Connect::standard();
         let openings = game.two_ply_openings();
         assert_eq!(openings.len(), 49);
-        assert_eq!(schedule(&openings, 0), ([0, 0], true));
-        assert_eq!(schedule(&openings, 1), ([0, 0], false));
-        assert_eq!(schedule(&openings, 97), ([6, 6], false));
-        assert_eq!(schedule(&openings, 98), ([0, 0], true));
+        assert_eq!(schedule(openings, 0), ([0, 0], true));
+        assert_eq!(schedule(openings, 1), ([0, 0], false));
+        assert_eq!(schedule(openings, 97), ([6, 6], false));
+        assert_eq!(schedule(openings, 98), ([0, 0], true));
     }
 
     #[test]

@@ -6,14 +6,22 @@
 
 pub mod agents;
 pub mod board;
+pub mod listing;
 pub mod matches;
 pub mod solver;
 
-use crate::game::{FeatureMask, FeatureValues, Game, Outcome};
+use crate::eval::LinearPlayer;
+use crate::game::{EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
+use crate::games::GameSpec;
+use agents::{LinearAgent, Opponent};
 use anyhow::{Result, bail};
 use board::{Geometry, MAX_COLUMNS, MAX_INAROW, centre_first};
+use matches::play_round;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
+
+/// Deepest search `--depth` accepts: a full-width search of 7 columns grows sevenfold per ply.
+pub const MAX_DEPTH: u32 = 8;
 
 /// Feature names in their internal order. A game with lines of `inarow` uses the first
 /// 8 + 2 × (inarow − 1): window counts go last so that the list is a prefix of this one.
@@ -78,6 +86,12 @@ pub struct Connect {
     centre: u64,
     /// Cells on rows 1, 3, 5, … counted from 1 at the bottom: the first player's threat rows.
     odd_rows: u64,
+    /// Every legal two-move opening: the suite that series of games start from.
+    openings: Vec<[Column; 2]>,
+    /// Who the tuned player meets: episode i faces `pool[i mod len]`.
+    pool: Vec<Opponent>,
+    /// Plies the tuned player searches (1: the one-ply player itself).
+    depth: u32,
 }
 
 /// A move is a column, 0-based.
@@ -219,13 +233,60 @@ impl Connect {
         let odd_rows = (0..columns as u32)
             .flat_map(|c| (0..rows as u32).step_by(2).map(move |r| (c, r)))
             .fold(0, |a, (c, r)| a | geometry.cell(c, r));
-        Ok(Connect {
+        let mut game = Connect {
             geometry,
             windows: geometry.all_windows(),
             order: centre_first(columns as u32),
             centre,
             odd_rows,
-        })
+            openings: Vec::new(),
+            pool: vec![Opponent::Tutorial, Opponent::Negamax4],
+            depth: 1,
+        };
+        game.openings = game.suite();
+        Ok(game)
+    }
+
+    /// The opponent of episode `index` and its round of the opening suite (see
+    /// [`matches::schedule`]): opponents are taken in turn, so each meets the suite in order.
+    fn fixture(&self, index: u64) -> (&Opponent, u64) {
+        let n = self.pool.len() as u64;
+        (&self.pool[(index % n) as usize], index / n)
+    }
+
+    /// The game a [`GameSpec`] describes: `--height` rows and `--width` columns (default
+    /// 6 × 7), `--inarow`, the tuned player's `--depth` and the `--opponent` pool.
+    pub fn from_spec(spec: &GameSpec) -> Result<Connect> {
+        for (given, flag) in [
+            (spec.rules.is_some(), "--rules"),
+            (spec.colours.is_some(), "--colours"),
+            (spec.fitness.is_some(), "--fitness"),
+            (spec.bag7, "--bag7"),
+            (spec.allow_topout, "--allow-topout"),
+            (spec.preview, "--preview"),
+        ] {
+            if given {
+                bail!("{flag} is not a connect setting");
+            }
+        }
+        let mut game = Connect::new(
+            spec.height.unwrap_or(6),
+            spec.width.unwrap_or(7),
+            spec.inarow.unwrap_or(4),
+        )?;
+        let depth = spec.depth.unwrap_or(1);
+        if !(1..=MAX_DEPTH).contains(&depth) {
+            bail!("connect depth {depth} is out of range 1..={MAX_DEPTH}");
+        }
+        game.depth = depth;
+        if !spec.opponents.is_empty() {
+            game.pool = spec
+                .opponents
+                .iter()
+                .map(|o| Opponent::parse(&game, o))
+                .collect::<Result<_>>()?;
+        }
+        Ok(game)
     }
 
     /// The classic game: 6 rows, 7 columns, 4 in a row (what the solver solves).
@@ -255,6 +316,14 @@ impl Connect {
             heights: [0; MAX_COLUMNS],
             to_move: 0,
         }
+    }
+
+    /// Whether `player` has a complete line: boards read from files and the last board of a
+    /// game may have one, positions in play never do.
+    pub fn has_line(&self, position: &Position, player: usize) -> bool {
+        self.windows
+            .iter()
+            .any(|&w| position.discs[player] & w == w)
     }
 
     /// Whether `column` exists and has room.
@@ -308,7 +377,11 @@ impl Connect {
 
     /// Every legal two-move opening (49 on 7 columns): the suite matches start from, so that
     /// deterministic players still meet many different games.
-    pub fn two_ply_openings(&self) -> Vec<[Column; 2]> {
+    pub fn two_ply_openings(&self) -> &[[Column; 2]] {
+        &self.openings
+    }
+
+    fn suite(&self) -> Vec<[Column; 2]> {
         let columns = self.geometry.columns() as Column;
         let mut openings = Vec::new();
         for first in 0..columns {
@@ -464,6 +537,77 @@ impl Game for Connect {
         outcome(self.play(position, mv))
     }
 
+    /// Game `index / n` of the opening suite (see [`matches::schedule`]) against opponent
+    /// `index mod n` of the n in the pool, with `player` searched `--depth` plies;
+    /// scores 1 for a win, ½ for a draw, 0 for a loss. Opponents draw their tie-breaks from
+    /// `rng`; the tuned player draws nothing.
+    fn episode(
+        &self,
+        player: &LinearPlayer,
+        index: u64,
+        mut rng: ChaCha8Rng,
+        _limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Position, &EpisodeResult),
+    ) -> EpisodeResult {
+        let (opponent, round) = self.fixture(index);
+        let mut tuned = LinearAgent::alpha_beta(self, player, self.depth);
+        let mut opponent = opponent.agent(self);
+        let playing = |p: &Position| EpisodeResult {
+            score: 0.0,
+            moves: p.moves_played() as u64,
+        };
+        let (result, last) = play_round(
+            self,
+            &self.openings,
+            round,
+            &mut tuned,
+            &mut opponent,
+            &mut rng,
+            &mut |p| observe(p, &playing(p)),
+        );
+        let end = EpisodeResult {
+            score: result.score(),
+            moves: result.moves,
+        };
+        observe(&last, &end);
+        end
+    }
+
+    fn score_name(&self) -> &'static str {
+        "game score"
+    }
+
+    fn opponents(&self) -> Vec<String> {
+        self.pool.iter().map(|o| o.name().to_string()).collect()
+    }
+
+    fn with_rivals(&self, rivals: &[LinearPlayer]) -> Option<Connect> {
+        let mut game = self.clone();
+        game.pool.extend(
+            rivals
+                .iter()
+                .enumerate()
+                .map(|(i, player)| Opponent::Linear {
+                    name: format!("rival {}", i + 1),
+                    player: Box::new(player.clone()),
+                    depth: self.depth,
+                }),
+        );
+        Some(game)
+    }
+
+    fn describe_episode(&self, index: u64) -> Option<String> {
+        let (opponent, round) = self.fixture(index);
+        let ([a, b], tuned_first) = matches::schedule(&self.openings, round);
+        let opponent = opponent.name();
+        let (x, o) = if tuned_first {
+            ("the weights", opponent)
+        } else {
+            (opponent, "the weights")
+        };
+        Some(format!("X: {x}, O: {o}; opening {}{}", a + 1, b + 1))
+    }
+
     fn render(&self, position: &Position) -> String {
         let g = &self.geometry;
         let mut s = String::new();
@@ -486,10 +630,17 @@ impl Game for Connect {
             s.push(char::from_digit((column + 1) % 10, 10).unwrap_or('?'));
         }
         s.push('\n');
-        s.push_str(&format!(
-            "{} to move\n",
-            if position.to_move == 0 { 'X' } else { 'O' }
-        ));
+        s.push_str(if self.has_line(position, 0) {
+            "X wins\n"
+        } else if self.has_line(position, 1) {
+            "O wins\n"
+        } else if position.occupied() == g.board() {
+            "draw\n"
+        } else if position.to_move == 0 {
+            "X to move\n"
+        } else {
+            "O to move\n"
+        });
         s
     }
 }

@@ -6,10 +6,12 @@
 //! Scores follow Pons' convention, for the side to move: 22 − (its own discs when it wins) for
 //! a forced win, 0 for a draw, the negative of the opponent's such number for a loss.
 
-use super::agents::Agent;
+use super::agents::{Agent, RandomAgent};
 use super::board::{Geometry, MAX_COLUMNS, centre_first};
-use super::{Connect, Position};
+use super::{Column, Connect, Position};
+use crate::rng::game_stream;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 /// The board the solver knows; also the layout of [`Connect::standard`] positions.
 const GEOMETRY: Geometry = Geometry::new(6, 7, 4);
@@ -21,8 +23,7 @@ const MAX_SCORE: i32 = (CELLS + 1) / 2 - 3;
 /// Columns centre first: in Connect Four the central moves are usually the best.
 const ORDER: [u8; MAX_COLUMNS] = centre_first(COLUMNS as u32);
 
-/// Pons' published test positions with their scores: what the tests and the benchmark solve,
-/// and a ready fixed set of positions for [`move_accuracy`].
+/// Pons' published test positions with their scores: what the tests and the benchmark solve.
 pub const PUBLISHED_VECTORS: [(&str, i32); 10] = [
     ("2252576253462244111563365343671351441", -1),
     ("7422341735647741166133573473242566", 1),
@@ -346,24 +347,31 @@ impl Solver {
     }
 }
 
-/// The fraction of `positions` (of [`Connect::standard`], in play) where `agent` picks a
-/// column that keeps the position's solved score: a strength measure that needs no opponent.
-/// NaN for an empty set.
-pub fn move_accuracy(agent: &mut dyn Agent, positions: &[Position], rng: &mut ChaCha8Rng) -> f64 {
-    let mut solver = Solver::new();
-    let mut kept = 0;
-    for position in positions {
-        let scores = solver.analyse(position);
-        let best = scores.iter().flatten().max().copied();
-        let pick = agent.choose(position, rng) as usize;
-        if scores.get(pick).copied().flatten() == best {
-            kept += 1;
-        }
-    }
-    kept as f64 / positions.len() as f64
+/// A 7 × 6 position with the score every column leaves (`None` when full), from
+/// [`Solver::analyse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub position: Position,
+    pub columns: [Option<i32>; COLUMNS],
 }
 
-/// The published vectors as positions, for [`move_accuracy`].
+impl Solved {
+    /// Whether `column` keeps the position's value under perfect play: a win stays a win, a
+    /// draw a draw (a lost position is lost whatever is played).
+    pub fn preserves(&self, column: Column) -> bool {
+        let best = self.columns.iter().flatten().max().map(|s| s.signum());
+        let got = self.columns.get(column as usize).copied().flatten();
+        got.map(i32::signum) == best
+    }
+
+    /// Whether some legal column changes the value: only such positions test a player.
+    pub fn is_decisive(&self) -> bool {
+        let legal = self.columns.iter().flatten().map(|s| s.signum());
+        legal.clone().min() != legal.max()
+    }
+}
+
+/// The published vectors as positions: what the solver benchmark solves.
 pub fn published_positions() -> Vec<Position> {
     let game = Connect::standard();
     PUBLISHED_VECTORS
@@ -373,6 +381,51 @@ pub fn published_positions() -> Vec<Position> {
                 .expect("published positions are in play")
         })
         .collect()
+}
+
+/// Random games of the accuracy set: seed of their streams, and how many are sampled.
+pub const ACCURACY_SEED: u64 = 42;
+pub const ACCURACY_GAMES: u64 = 400;
+
+/// The fixed set move accuracy is measured on: game i of `ACCURACY_GAMES` is played by two
+/// `random` agents from the empty board, drawing from (`ACCURACY_SEED`, i), and stopped after
+/// 10 + (i mod 20) discs (a game over before then gives no position); of these positions, the
+/// decisive ones (see [`Solved::is_decisive`]), in game order. Solved in parallel on the
+/// current rayon pool, one solver per thread; the set does not depend on the thread count.
+pub fn accuracy_set() -> Vec<Solved> {
+    let game = Connect::standard();
+    let positions: Vec<Position> = (0..ACCURACY_GAMES)
+        .filter_map(|i| {
+            let mut rng = game_stream(ACCURACY_SEED, i);
+            let mut random = RandomAgent::new(&game);
+            let mut position = game.empty();
+            for _ in 0..10 + i % 20 {
+                let column = random.choose(&position, &mut rng);
+                if game.play(&mut position, column).is_some() {
+                    return None;
+                }
+            }
+            Some(position)
+        })
+        .collect();
+    let solved: Vec<Solved> = positions
+        .par_iter()
+        .map_init(Solver::new, |solver, &position| Solved {
+            position,
+            columns: solver.analyse(&position),
+        })
+        .collect();
+    solved.into_iter().filter(Solved::is_decisive).collect()
+}
+
+/// The fraction of `set` where `agent` picks a value-preserving column (see
+/// [`Solved::preserves`]): a strength measure that needs no opponent. NaN for an empty set.
+pub fn move_accuracy(agent: &mut dyn Agent, set: &[Solved], rng: &mut ChaCha8Rng) -> f64 {
+    let kept = set
+        .iter()
+        .filter(|s| s.preserves(agent.choose(&s.position, rng)))
+        .count();
+    kept as f64 / set.len() as f64
 }
 
 #[cfg(test)]

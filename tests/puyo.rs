@@ -353,9 +353,7 @@ fn preview_lets_the_player_look_two_plies() {
         seen += 1;
     });
     assert!(seen > 0);
-    let mut looker = player(&game);
-    looker.lookahead = true;
-    assert!(looker.choose(&game, &position).is_some());
+    assert!(player(&game).choose(&game, &position).is_some());
 }
 
 #[test]

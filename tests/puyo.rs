@@ -357,6 +357,30 @@ fn preview_lets_the_player_look_two_plies() {
 }
 
 #[test]
+fn two_ply_player_counts_the_chain_its_first_placement_fires() {
+    // A 2 dropped into column 1 fires a 2-chain (see tsu_two_chain_scores_40_then_320); the
+    // next pair, 44, can fire nothing. A player weighing only move_chain must still fire now:
+    // the second board's features carry the first placement's chain.
+    let game = Puyo::new(Rules::Tsu);
+    let f = field(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+    let mut position = Position::new(f, pair(2, 3));
+    position.next = Some(pair(4, 4));
+    let names = game.feature_names();
+    let weights: Vec<f64> = names
+        .iter()
+        .map(|&n| if n == "move_chain" { 1.0 } else { 0.0 })
+        .collect();
+    let player = LinearPlayer::from_vector(names, &weights).unwrap();
+    let mv = player.choose(&game, &position).unwrap();
+    let outcome = game.apply(&mut position, mv, &mut game_stream(0, 0));
+    assert_eq!(outcome.chains, 2, "{mv:?}");
+    // Without the preview the same player sees only its own placement and fires too.
+    let mut alone = Position::new(f, pair(2, 3));
+    let mv = player.choose(&game, &alone).unwrap();
+    assert_eq!(game.apply(&mut alone, mv, &mut game_stream(0, 0)).chains, 2);
+}
+
+#[test]
 fn spec_errors_are_one_clear_line() {
     let spec = |f: fn(&mut stacktune::games::GameSpec)| {
         let mut s = stacktune::games::GameSpec {
@@ -556,7 +580,7 @@ fn moves_lists_every_placement_as_json() {
     assert_eq!(pop["score"], 400);
     assert_eq!(pop["after"][11], "4.....");
     assert_eq!(pop["features"]["move_chain"], 1.0);
-    assert_eq!(pop["features"].as_object().unwrap().len(), 12);
+    assert_eq!(pop["features"].as_object().unwrap().len(), 15);
     let text = run_in(
         dir.path(),
         &["moves", "--game", "puyo", "--board", &b, "--piece", "41"],

@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | `move_chain` | chain length the move fired (0 when nothing popped); for a 2-ply player (with the preview) the longer of the chains its two placements fire |
 //! | `move_score` | points the move scored under the ruleset (Tsu: an owed all-clear bonus included); for a 2-ply player the points of both placements |
-//! | `move_chain_squared` | `move_chain`²: with a negative `move_chain` weight a convex value of the chain fired, so the player holds small chains and fires once the chain is long enough (the threshold is −w(`move_chain`)/w(`move_chain_squared`) relative to what keeping the potential is worth) |
+//! | `move_chain_squared` | `move_chain`²: with a negative `move_chain` weight a convex value of the chain fired, so the player holds short chains, worth less than the potential they destroy, and fires long ones |
 //! | `connected_2` | groups of exactly 2 orthogonally connected same-colour puyos |
 //! | `connected_3` | groups of exactly 3 orthogonally connected same-colour puyos |
 //! | `potential_chain` | longest chain fired by dropping 1 to 3 puyos of one colour into one column (the fewest that fire), simulated over every column and colour; 0 when no such trigger fires |

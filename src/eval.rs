@@ -4,17 +4,17 @@ use crate::game::{FeatureMask, FeatureValues, Game, MAX_FEATURES, Outcome};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 
-/// A linear player: weights resolved to the game's feature indices, plus how far it looks.
+/// A linear player: weights resolved to the game's feature indices.
 ///
 /// Only the features with a weight are requested from the game, so a six-feature weight set
-/// never pays for the other seven.
+/// never pays for the other seven. The player looks as far as the game shows: when a move's
+/// resulting position knows its next piece (a game played with a preview), it also places that
+/// piece and scores the better second board, so `--preview` alone makes a 2-ply player.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinearPlayer {
     terms: [(u8, f64); MAX_FEATURES],
     len: usize,
     mask: FeatureMask,
-    /// Also place the next piece when the game shows it, scoring the better second board.
-    pub lookahead: bool,
 }
 
 impl LinearPlayer {
@@ -26,7 +26,6 @@ impl LinearPlayer {
             terms: [(0, 0.0); MAX_FEATURES],
             len: 0,
             mask: 0,
-            lookahead: false,
         };
         for (i, (&w, name)) in weights.iter().zip(names).enumerate() {
             if !w.is_finite() {
@@ -76,7 +75,7 @@ impl LinearPlayer {
         let mut best: Option<(G::Move, f64)> = None;
         game.for_each_move(position, self.mask, &mut |mv, after, outcome, features| {
             let mut value = self.score(outcome, features);
-            if self.lookahead && outcome.terminal_value.is_none() && game.knows_next(after) {
+            if outcome.terminal_value.is_none() && game.knows_next(after) {
                 value = self.best_value(game, after);
             }
             if best.is_none_or(|(_, b)| value > b) {

@@ -353,9 +353,51 @@ fn preview_lets_the_player_look_two_plies() {
         seen += 1;
     });
     assert!(seen > 0);
-    let mut looker = player(&game);
-    looker.lookahead = true;
-    assert!(looker.choose(&game, &position).is_some());
+    assert!(player(&game).choose(&game, &position).is_some());
+}
+
+/// Chains fired by the first placement in enumeration order.
+fn chains_of_first(game: &Puyo, position: &Position) -> u32 {
+    let mut first = None;
+    game.for_each_move(position, 0, &mut |_, _, outcome, _| {
+        first.get_or_insert(outcome.chains);
+    });
+    first.unwrap()
+}
+
+#[test]
+fn two_ply_player_counts_the_chain_its_first_placement_fires() {
+    // A 2 dropped into column 1 fires a 2-chain (see tsu_two_chain_scores_40_then_320); the
+    // next pair, 44, can fire nothing. A player weighing only move_chain must still fire now:
+    // the second board's features carry the first placement's chain.
+    let game = Puyo::new(Rules::Tsu);
+    let f = field(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+    let mut position = Position::new(f, pair(2, 3));
+    position.next = Some(pair(4, 4));
+    // Without the carry every second board scores 0 and the first placement in enumeration
+    // order, which fires nothing, would win the tie.
+    assert_eq!(chains_of_first(&game, &position), 0);
+    let names = game.feature_names();
+    let weights: Vec<f64> = names
+        .iter()
+        .map(|&n| if n == "move_chain" { 1.0 } else { 0.0 })
+        .collect();
+    let player = LinearPlayer::from_vector(names, &weights).unwrap();
+    let chains_of = |position: &Position, chosen: Placement| {
+        let mut chains = None;
+        game.for_each_move(position, 0, &mut |mv, _, outcome, _| {
+            if mv == chosen {
+                chains = Some(outcome.chains);
+            }
+        });
+        chains
+    };
+    let mv = player.choose(&game, &position).unwrap();
+    assert_eq!(chains_of(&position, mv), Some(2), "{mv:?}");
+    // Without the preview the same player sees only its own placement and fires too.
+    let alone = Position::new(f, pair(2, 3));
+    let mv = player.choose(&game, &alone).unwrap();
+    assert_eq!(chains_of(&alone, mv), Some(2), "{mv:?}");
 }
 
 #[test]
@@ -558,7 +600,7 @@ fn moves_lists_every_placement_as_json() {
     assert_eq!(pop["score"], 400);
     assert_eq!(pop["after"][11], "4.....");
     assert_eq!(pop["features"]["move_chain"], 1.0);
-    assert_eq!(pop["features"].as_object().unwrap().len(), 12);
+    assert_eq!(pop["features"].as_object().unwrap().len(), 15);
     let text = run_in(
         dir.path(),
         &["moves", "--game", "puyo", "--board", &b, "--piece", "41"],
@@ -587,4 +629,97 @@ fn moves_rejects_bad_input_with_one_line() {
         assert_one_line_error(&args(&good, piece), "unknown pair");
     }
     assert_one_line_error(&args("missing.txt", "41"), "cannot read board file");
+}
+
+/// `play --json` with `args`, in the repository root; returns (mean, min).
+fn play_json(args: &[&str]) -> (f64, f64) {
+    let mut all = vec!["play", "--json", "--quiet"];
+    all.extend_from_slice(args);
+    let out = run(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    (v["mean"].as_f64().unwrap(), v["min"].as_f64().unwrap())
+}
+
+#[test]
+fn shipped_tsu_weights_load_and_build_long_chains() {
+    // The first held-out games of the shipped runs (the full figures are in the README). A
+    // player that fires whatever it can reaches 2 to 4; the evolved ones hold out for more.
+    let tsu = [
+        "--rules",
+        "tsu",
+        "--fitness",
+        "max_chain",
+        "--max-pieces",
+        "100",
+        "--seed",
+        "1000001",
+    ];
+    let mut two_ply = vec!["--weights", "weights/puyo/tsu-2ply.toml", "--preview"];
+    two_ply.extend_from_slice(&["--games", "8"]);
+    two_ply.extend_from_slice(&tsu);
+    let (mean, min) = play_json(&two_ply);
+    assert!((8.5..=13.0).contains(&mean), "2-ply mean {mean}");
+    assert!(min >= 5.0, "2-ply min {min}");
+    let mut one_ply = vec!["--weights", "weights/puyo/tsu-1ply.toml", "--games", "30"];
+    one_ply.extend_from_slice(&tsu);
+    let (mean, _) = play_json(&one_ply);
+    assert!((6.5..=10.5).contains(&mean), "1-ply mean {mean}");
+}
+
+#[test]
+fn evolve_prints_a_play_command_that_reproduces_its_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = r#"
+name = "tiny"
+seed = 3
+generations = 1
+games = 3
+max_pieces = 40
+features = ["move_chain", "connected_2", "connected_3", "potential_chain", "crowding", "death_column_height"]
+validation_games = 6
+final_games = 6
+validation_max_pieces = 40
+validation_seed = 9
+
+[game]
+game = "puyo"
+rules = "tsu"
+fitness = "max_chain"
+
+[ga]
+population = 4
+elitism = 1
+"#;
+    fs::write(dir.path().join("tiny.toml"), config).unwrap();
+    let out = run_in(
+        dir.path(),
+        &["evolve", "--config", "tiny.toml", "--quiet", "--out", "run"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let figure = text
+        .lines()
+        .find_map(|l| l.strip_prefix("best weights: run/best.toml, "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("no figure in: {text}"))
+        .to_string();
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix("reproduce the held-out figure: stacktune "))
+        .unwrap_or_else(|| panic!("no command in: {text}"));
+    assert!(command.contains("--fitness max_chain"), "{command}");
+    let mut args: Vec<&str> = command.split(' ').collect();
+    args.extend(["--json", "--quiet"]);
+    let replay = run_in(dir.path(), &args);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&replay)).unwrap();
+    assert_eq!(format!("{:.1}", v["mean"].as_f64().unwrap()), figure);
 }

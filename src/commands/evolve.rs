@@ -77,6 +77,7 @@ impl EvolveArgs {
         c.game.width = g.width.or(c.game.width);
         c.game.height = g.height.or(c.game.height);
         c.game.rules = g.rules.clone().or(c.game.rules.clone());
+        c.game.fitness = g.fitness.clone().or(c.game.fitness.clone());
         c.game.colours = g.colours.or(c.game.colours);
         c.game.inarow = g.inarow.or(c.game.inarow);
         c.game.depth = g.depth.or(c.game.depth);
@@ -201,6 +202,9 @@ fn game_flags(g: &GameSpec) -> String {
     }
     if let Some(r) = &g.rules {
         s += &format!(" --rules {r}");
+    }
+    if let Some(f) = &g.fitness {
+        s += &format!(" --fitness {f}");
     }
     if let Some(c) = g.colours {
         s += &format!(" --colours {c}");

@@ -6,14 +6,17 @@
 //!
 //! | name | definition |
 //! | --- | --- |
-//! | `move_chain` | chain length the move fired (0 when nothing popped) |
-//! | `move_score` | points the move scored under the ruleset (Tsu: an owed all-clear bonus included) |
+//! | `move_chain` | chain length the move fired (0 when nothing popped); for a 2-ply player (with the preview) the longer of the chains its two placements fire |
+//! | `move_score` | points the move scored under the ruleset (Tsu: an owed all-clear bonus included); for a 2-ply player the points of both placements |
+//! | `move_chain_squared` | `move_chain`²: with a negative `move_chain` weight a convex value of the chain fired, so the player holds short chains, worth less than the potential they destroy, and fires long ones |
 //! | `connected_2` | groups of exactly 2 orthogonally connected same-colour puyos |
 //! | `connected_3` | groups of exactly 3 orthogonally connected same-colour puyos |
 //! | `potential_chain` | longest chain fired by dropping 1 to 3 puyos of one colour into one column (the fewest that fire), simulated over every column and colour; 0 when no such trigger fires |
 //! | `potential_score` | score of that chain (between equally long chains, the higher score is the best trigger) |
 //! | `trigger_puyos` | puyos the best trigger needs, 1 to 3 (fewer wins a tie; 0 when none fires) |
 //! | `trigger_height` | row (1 = bottom) where the best trigger's lowest puyo lands (lower wins a tie; 0 when none fires) |
+//! | `potential_leftover` | puyos left on the field after the best trigger's chain has fired (all puyos when no trigger fires): the puyos the chain does not use |
+//! | `crowding` | (puyos on the field)² / 72, 72 on a full visible field: a convex cost of filling up, so keeping a chain instead of firing it gets dearer the fuller the field is |
 //! | `max_height` | height of the tallest column |
 //! | `bumpiness` | sum of the height differences of neighbouring columns |
 //! | `u_deviation` | Σₓ \|dₓ − mean(d)\| with dₓ = hₓ − Uₓ and U = (2, 1, 0, 0, 1, 2): how far the surface is from a U, whatever its level |
@@ -25,15 +28,18 @@ use crate::game::{FeatureMask, FeatureValues};
 use std::cmp::Reverse;
 
 /// Feature names in their internal order.
-pub const FEATURE_NAMES: [&str; 12] = [
+pub const FEATURE_NAMES: [&str; 15] = [
     "move_chain",
     "move_score",
+    "move_chain_squared",
     "connected_2",
     "connected_3",
     "potential_chain",
     "potential_score",
     "trigger_puyos",
     "trigger_height",
+    "potential_leftover",
+    "crowding",
     "max_height",
     "bumpiness",
     "u_deviation",
@@ -42,16 +48,19 @@ pub const FEATURE_NAMES: [&str; 12] = [
 
 const MOVE_CHAIN: usize = 0;
 const MOVE_SCORE: usize = 1;
-const CONNECTED_2: usize = 2;
-const CONNECTED_3: usize = 3;
-const POTENTIAL_CHAIN: usize = 4;
-const POTENTIAL_SCORE: usize = 5;
-const TRIGGER_PUYOS: usize = 6;
-const TRIGGER_HEIGHT: usize = 7;
-const MAX_HEIGHT: usize = 8;
-const BUMPINESS: usize = 9;
-const U_DEVIATION: usize = 10;
-const DEATH_COLUMN_HEIGHT: usize = 11;
+const MOVE_CHAIN_SQUARED: usize = 2;
+const CONNECTED_2: usize = 3;
+const CONNECTED_3: usize = 4;
+const POTENTIAL_CHAIN: usize = 5;
+const POTENTIAL_SCORE: usize = 6;
+const TRIGGER_PUYOS: usize = 7;
+const TRIGGER_HEIGHT: usize = 8;
+const POTENTIAL_LEFTOVER: usize = 9;
+const CROWDING: usize = 10;
+const MAX_HEIGHT: usize = 11;
+const BUMPINESS: usize = 12;
+const U_DEVIATION: usize = 13;
+const DEATH_COLUMN_HEIGHT: usize = 14;
 
 /// Every feature.
 pub const ALL_FEATURES: FeatureMask = (1 << FEATURE_NAMES.len()) - 1;
@@ -72,11 +81,15 @@ const POTENTIAL: FeatureMask = bits(&[
     POTENTIAL_SCORE,
     TRIGGER_PUYOS,
     TRIGGER_HEIGHT,
+    POTENTIAL_LEFTOVER,
 ]);
 
 /// The surface shape `u_deviation` measures against: edges high, middle low, the usual shape
 /// for building chains.
 const U_SHAPE: [f64; WIDTH] = [2.0, 1.0, 0.0, 0.0, 1.0, 2.0];
+
+/// Cells of the visible field: `crowding` is 72 when they are all filled.
+const VISIBLE_CELLS: f64 = (WIDTH as u32 * VISIBLE_ROWS) as f64;
 
 /// Writes the features in `mask` for a move that fired `chain` and left `field`.
 #[inline]
@@ -90,6 +103,7 @@ pub fn compute(
     let v = &mut out.0;
     v[MOVE_CHAIN] = chain.chains as f64;
     v[MOVE_SCORE] = chain.score as f64;
+    v[MOVE_CHAIN_SQUARED] = (chain.chains * chain.chains) as f64;
     if mask & CONNECTIVITY != 0 {
         let (twos, threes) = connectivity(field);
         v[CONNECTED_2] = twos as f64;
@@ -101,7 +115,10 @@ pub fn compute(
         v[POTENTIAL_SCORE] = p.score as f64;
         v[TRIGGER_PUYOS] = p.puyos as f64;
         v[TRIGGER_HEIGHT] = p.height as f64;
+        v[POTENTIAL_LEFTOVER] = p.leftover.unwrap_or_else(|| field.count()) as f64;
     }
+    let puyos = field.count() as f64;
+    v[CROWDING] = puyos * puyos / VISIBLE_CELLS;
     let h = field.heights();
     v[MAX_HEIGHT] = h.iter().copied().max().unwrap_or(0) as f64;
     v[BUMPINESS] = h.windows(2).map(|w| w[0].abs_diff(w[1])).sum::<u32>() as f64;
@@ -140,17 +157,21 @@ pub struct Potential {
     pub score: u32,
     pub puyos: u32,
     pub height: u32,
+    /// Puyos on the field once the chain has fired; `None` when no trigger fires.
+    pub leftover: Option<u32>,
 }
 
 impl Potential {
-    /// Longer chains win, then higher scores, then fewer puyos, then lower triggers: every tie
-    /// left has equal values, so the colour order of the search never shows.
-    fn key(&self) -> (u32, u32, Reverse<u32>, Reverse<u32>) {
+    /// Longer chains win, then higher scores, then fewer puyos, then lower triggers, then
+    /// fewer puyos left: every tie left has equal values, so the colour order of the search
+    /// never shows.
+    fn key(&self) -> (u32, u32, Reverse<u32>, Reverse<u32>, Reverse<Option<u32>>) {
         (
             self.chain,
             self.score,
             Reverse(self.puyos),
             Reverse(self.height),
+            Reverse(self.leftover),
         )
     }
 }
@@ -185,6 +206,7 @@ pub fn potential(field: &Field, rules: Rules) -> Potential {
                     score: chain.score,
                     puyos: n,
                     height: h + 1,
+                    leftover: Some(after.count()),
                 };
                 if found.key() > best.key() {
                     best = found;
@@ -250,6 +272,8 @@ mod tests {
         assert_eq!(value(&v, "max_height"), 4.0);
         assert_eq!(value(&v, "bumpiness"), (2 + 1 + 1 + 1 + 2) as f64);
         assert_eq!(value(&v, "death_column_height"), 1.0);
+        // 13 puyos.
+        assert_eq!(value(&v, "crowding"), 169.0 / 72.0);
         // d = h − U = (2, 1, 1, 2, 0, 1), mean 7/6:
         // 5/6 + 1/6 + 1/6 + 5/6 + 7/6 + 1/6 = 20/6.
         assert!((value(&v, "u_deviation") - 20.0 / 6.0).abs() < 1e-12);
@@ -286,6 +310,7 @@ mod tests {
             score: 40 + 320,
             puyos: 1,
             height: 2,
+            leftover: Some(0),
         };
         assert_eq!(p, two_chain);
         let v = all(&f, Rules::Programming);
@@ -294,6 +319,7 @@ mod tests {
         assert_eq!(value(&v, "potential_score"), 400.0 + 720.0);
         assert_eq!(value(&v, "trigger_puyos"), 1.0);
         assert_eq!(value(&v, "trigger_height"), 2.0);
+        assert_eq!(value(&v, "potential_leftover"), 0.0);
     }
 
     #[test]
@@ -307,6 +333,7 @@ mod tests {
             score: 400,
             puyos: 2,
             height: 1,
+            leftover: Some(2),
         };
         assert_eq!(p, expected);
     }
@@ -328,6 +355,8 @@ mod tests {
         let v = all(&full, Rules::Programming);
         assert_eq!(value(&v, "connected_2"), 0.0);
         assert_eq!(value(&v, "max_height"), 12.0);
+        assert_eq!(value(&v, "potential_leftover"), 72.0);
+        assert_eq!(value(&v, "crowding"), 72.0);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use features::FEATURE_NAMES;
 use field::{Field, MAX_COLOURS, VISIBLE_ROWS, WIDTH};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-pub use rules::{Pair, Placement, Rules};
+pub use rules::{Chain, Pair, Placement, Rules};
 
 /// Colours a game may use.
 pub const COLOURS: std::ops::RangeInclusive<u8> = 3..=MAX_COLOURS as u8;
@@ -81,6 +81,10 @@ pub struct Position {
     all_clear: bool,
     /// Tsu's pair cycle; unused under the programming rules, which draw every pair afresh.
     cycle: Cycle,
+    /// What the player's previous look-ahead ply fired on the way to this position (nothing
+    /// in a real position): a 2-ply player scores the second board, and `move_chain` and
+    /// `move_score` must still count a chain its first placement fires.
+    fired: Chain,
 }
 
 impl Cycle {
@@ -100,6 +104,7 @@ impl Position {
             next: None,
             all_clear: false,
             cycle: Cycle::UNUSED,
+            fired: Chain::default(),
         }
     }
 }
@@ -296,11 +301,13 @@ impl Game for Puyo {
             if played.game_over && !self.allow_topout {
                 continue;
             }
+            let fired = position.fired.then(played.chain);
             if !played.game_over {
-                features::compute(&played.field, &played.chain, self.rules, mask, &mut values);
+                features::compute(&played.field, &fired, self.rules, mask, &mut values);
             }
             after.field = played.field;
             after.all_clear = played.all_clear;
+            after.fired = fired;
             visit(placement, &after, &outcome(&played), &values);
         }
     }

@@ -147,6 +147,19 @@ pub struct Chain {
     pub score: u32,
 }
 
+impl Chain {
+    /// This chain followed by `later` as one move's worth for the features: the longer chain
+    /// and the points of both.
+    #[inline]
+    pub fn then(self, later: Chain) -> Chain {
+        Chain {
+            chains: self.chains.max(later.chains),
+            erased: self.erased + later.erased,
+            score: self.score + later.score,
+        }
+    }
+}
+
 /// One placement played out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {

@@ -41,19 +41,6 @@ fn at(column: u8, rotation: u8) -> Placement {
     Placement { column, rotation }
 }
 
-/// A field from rows TOP first, `.` empty; fewer than 12 rows are the bottom rows.
-fn field(rows: &[&str]) -> Field {
-    let rows: Vec<Vec<u8>> = rows
-        .iter()
-        .map(|r| {
-            r.bytes()
-                .map(|b| if b == b'.' { 0 } else { b - b'0' })
-                .collect()
-        })
-        .collect();
-    Field::from_rows(&rows)
-}
-
 /// Plays one placement with nothing owed, collecting the chain steps.
 fn play(rules: Rules, f: &Field, p: Pair, at: Placement) -> (Played, Vec<Step>) {
     let mut steps = Vec::new();
@@ -102,7 +89,7 @@ fn every_rules_vector_passes() {
 #[test]
 fn programming_game_ends_when_the_third_column_tops_the_field() {
     // Column 2 is 10 high (no group of four): a vertical pair fills its 12th row.
-    let f = field(&[
+    let f = Field::from_text(&[
         "..1...", "..2...", "..1...", "..2...", "..1...", "..2...", "..1...", "..2...", "..1...",
         "..2...",
     ]);
@@ -119,7 +106,7 @@ fn programming_game_ends_when_the_third_column_tops_the_field() {
 
 #[test]
 fn tsu_lone_four_puyo_clear_scores_40() {
-    let f = field(&["111..."]);
+    let f = Field::from_text(&["111..."]);
     let (played, steps) = play(Rules::Tsu, &f, pair(1, 2), at(3, 1));
     assert_eq!(played.chain.chains, 1);
     assert_eq!(played.chain.score, 40);
@@ -139,7 +126,7 @@ fn tsu_two_chain_scores_40_then_320() {
     // Column 0: three 2s under three 1s; a 1 at (1, 0). The axis 2 lands at (1, 1): four 2s
     // pop (10 × 4 × max(1, 0 + 0 + 0) = 40), the 1s fall beside the 1 at (1, 0) and pop with
     // chain power 8 (10 × 4 × 8 = 320); the child 3 falls to (1, 0).
-    let f = field(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+    let f = Field::from_text(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
     let (played, steps) = play(Rules::Tsu, &f, pair(2, 3), at(1, 1));
     assert_eq!(
         steps,
@@ -165,13 +152,13 @@ fn tsu_two_chain_scores_40_then_320() {
 fn tsu_group_and_colour_bonuses() {
     // Four 1s and four 2s pop together: two colours (bonus 3), groups of 4 (bonus 0):
     // 10 × 8 × (0 + 0 + 3) = 240.
-    let f = field(&["1.2...", "1.2...", "1.2..."]);
+    let f = Field::from_text(&["1.2...", "1.2...", "1.2..."]);
     let (played, _) = play(Rules::Tsu, &f, pair(1, 2), at(1, 0));
     assert_eq!((played.chain.chains, played.chain.erased), (1, 8));
     assert_eq!(played.chain.score, 240);
     // The axis 1 at (1, 0) joins two pairs of 1s into five (bonus 2); the child 2 lands on
     // column 2 at (2, 2) beside three 2s: 10 × 9 × (0 + 2 + 3) = 450.
-    let f = field(&["...2..", "1.12..", "1.12.."]);
+    let f = Field::from_text(&["...2..", "1.12..", "1.12.."]);
     let (played, _) = play(Rules::Tsu, &f, pair(1, 2), at(1, 0));
     assert_eq!(played.chain.erased, 9);
     assert_eq!(played.chain.score, 450);
@@ -181,7 +168,7 @@ fn tsu_group_and_colour_bonuses() {
 fn tsu_all_clear_pays_2100_with_the_next_chain() {
     let rules = Rules::Tsu;
     // Five 1s pop and empty the field: 10 × 5 × 2 = 100, bonus owed.
-    let f = field(&["1.....", "1.....", "1....."]);
+    let f = Field::from_text(&["1.....", "1.....", "1....."]);
     let (cleared, _) = play(rules, &f, pair(1, 1), at(0, 1));
     assert_eq!(cleared.chain.score, 100);
     assert_eq!(cleared.field, Field::EMPTY);
@@ -192,14 +179,14 @@ fn tsu_all_clear_pays_2100_with_the_next_chain() {
     assert_eq!(quiet.chain.score, 0);
     assert!(quiet.all_clear);
     // The next chain gets it.
-    let f = field(&[".....3", ".....3", ".....3"]);
+    let f = Field::from_text(&[".....3", ".....3", ".....3"]);
     let paid = rules.play(&f, &f.heights(), pair(3, 4), at(5, 1), true, &mut |_| {});
     assert_eq!(paid.chain.score, 40 + 2100);
     assert!(!paid.all_clear);
     // The programming rules have no such bonus.
     let (seed, _) = play(
         Rules::Programming,
-        &field(&["1.....", "1.....", "1....."]),
+        &Field::from_text(&["1.....", "1.....", "1....."]),
         pair(1, 1),
         at(0, 1),
     );
@@ -371,7 +358,7 @@ fn two_ply_player_counts_the_chain_its_first_placement_fires() {
     // next pair, 44, can fire nothing. A player weighing only move_chain must still fire now:
     // the second board's features carry the first placement's chain.
     let game = Puyo::new(Rules::Tsu);
-    let f = field(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+    let f = Field::from_text(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
     let mut position = Position::new(f, pair(2, 3));
     position.next = Some(pair(4, 4));
     // Without the carry every second board scores 0 and the first placement in enumeration

@@ -222,18 +222,6 @@ pub fn potential(field: &Field, rules: Rules) -> Potential {
 mod tests {
     use super::*;
 
-    fn field(rows: &[&str]) -> Field {
-        let rows: Vec<Vec<u8>> = rows
-            .iter()
-            .map(|r| {
-                r.bytes()
-                    .map(|b| if b == b'.' { 0 } else { b - b'0' })
-                    .collect()
-            })
-            .collect();
-        Field::from_rows(&rows)
-    }
-
     fn all(f: &Field, rules: Rules) -> FeatureValues {
         let mut out = FeatureValues::default();
         compute(f, &Chain::default(), rules, ALL_FEATURES, &mut out);
@@ -248,7 +236,7 @@ mod tests {
     fn connectivity_counts_groups_of_two_and_three() {
         // Colour 1: a pair in column 0 and a lone puyo at (3, 1); colour 2: a group of five,
         // which is neither; colour 3: three in an L; colour 4: a pair in column 5.
-        let f = field(&[
+        let f = Field::from_text(&[
             "1.....", //
             "1.22..", //
             "3.21.4", //
@@ -261,7 +249,7 @@ mod tests {
 
     #[test]
     fn heights_bumpiness_u_shape_and_death_column() {
-        let f = field(&[
+        let f = Field::from_text(&[
             "2.....", //
             "1....2", //
             "23.1.2", //
@@ -281,7 +269,7 @@ mod tests {
 
     #[test]
     fn u_shaped_surface_has_no_deviation() {
-        let f = field(&[
+        let f = Field::from_text(&[
             "1....1", //
             "12..21", //
             "123321",
@@ -295,7 +283,7 @@ mod tests {
         // Column 0 holds three 2s under three 1s; a 1 sits at (1, 0). One 2 dropped into
         // column 1 lands at row 2 beside the 2s: four 2s pop, the 1s fall next to the 1 at
         // (1, 0), four 1s pop. Every other trigger fires one chain.
-        let f = field(&[
+        let f = Field::from_text(&[
             "1.....", //
             "1.....", //
             "1.....", //
@@ -326,7 +314,7 @@ mod tests {
     fn potential_prefers_fewer_puyos_then_lower_triggers() {
         // Every trigger fires one chain of four. The two 4s at x = 0 need two more: on top of
         // them (row 3) or beside them in column 1 (row 1); the 3 at (5, 1) needs three.
-        let f = field(&["4....3", "4....1"]);
+        let f = Field::from_text(&["4....3", "4....1"]);
         let p = potential(&f, Rules::Programming);
         let expected = Potential {
             chain: 1,
@@ -349,7 +337,7 @@ mod tests {
             })
             .collect();
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let full = field(&rows);
+        let full = Field::from_text(&rows);
         assert_eq!(potential(&full, Rules::Programming), Potential::default());
         assert_eq!(potential(&Field::EMPTY, Rules::Tsu), Potential::default());
         let v = all(&full, Rules::Programming);
@@ -361,8 +349,8 @@ mod tests {
 
     #[test]
     fn features_ignore_which_colour_is_which() {
-        let a = field(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
-        let b = field(&["3.....", "3.....", "3.....", "5.....", "5.....", "53...."]);
+        let a = Field::from_text(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+        let b = Field::from_text(&["3.....", "3.....", "3.....", "5.....", "5.....", "53...."]);
         assert_eq!(all(&a, Rules::Tsu), all(&b, Rules::Tsu));
     }
 }

@@ -105,6 +105,21 @@ impl Field {
         field
     }
 
+    /// The field that [`to_rows`](Field::to_rows) drew: rows TOP first, `.` empty, colour
+    /// digits, bottom-aligned. It checks nothing: positions written out in code (tests,
+    /// benches) read best this way; files go through `listing::parse_board`.
+    pub fn from_text(rows: &[&str]) -> Field {
+        let rows: Vec<Vec<u8>> = rows
+            .iter()
+            .map(|r| {
+                r.bytes()
+                    .map(|b| if b == b'.' { 0 } else { b - b'0' })
+                    .collect()
+            })
+            .collect();
+        Field::from_rows(&rows)
+    }
+
     /// The bottom `rows` rows, TOP first, as colour digits with `.` for empty: what board files,
     /// `moves` and `render` show.
     pub fn to_rows(&self, rows: u32) -> Vec<String> {
@@ -208,21 +223,9 @@ impl Field {
 mod tests {
     use super::*;
 
-    fn field(rows: &[&str]) -> Field {
-        let rows: Vec<Vec<u8>> = rows
-            .iter()
-            .map(|r| {
-                r.bytes()
-                    .map(|b| if b == b'.' { 0 } else { b - b'0' })
-                    .collect()
-            })
-            .collect();
-        Field::from_rows(&rows)
-    }
-
     #[test]
     fn rows_round_trip() {
-        let f = field(&["..1...", "..2...", "3.21.5"]);
+        let f = Field::from_text(&["..1...", "..2...", "3.21.5"]);
         assert_eq!(f.to_rows(3), vec!["..1...", "..2...", "3.21.5"]);
         assert_eq!(f.heights(), [1, 0, 3, 1, 0, 1]);
         assert_eq!(f.count(), 6);
@@ -230,7 +233,7 @@ mod tests {
 
     #[test]
     fn erase_lets_everything_above_fall() {
-        let mut f = field(&["1.....", "2.....", "3.4...", "3.3..."]);
+        let mut f = Field::from_text(&["1.....", "2.....", "3.4...", "3.3..."]);
         let moved = f.erase(cell(0, 0) | cell(0, 2) | cell(2, 0));
         assert_eq!(f.to_rows(4), vec!["......", "......", "1.....", "3.4..."]);
         assert_eq!(moved, cell(0, 0) | cell(0, 1) | cell(2, 0));
@@ -239,10 +242,10 @@ mod tests {
     #[test]
     fn flood_stays_in_its_colour_and_column_lanes() {
         // Column 0's top and column 1's bottom are adjacent bits in no lane sense.
-        let f = field(&["1.....", "1.....", "1.....", "11...."]);
+        let f = Field::from_text(&["1.....", "1.....", "1.....", "11...."]);
         let g = flood(cell(0, 0), f.planes()[0]);
         assert_eq!(g.count_ones(), 5);
-        let f = field(&["1.....", ".1...."]);
+        let f = Field::from_text(&["1.....", ".1...."]);
         assert_eq!(f.floating(), Some((0, 1)));
         assert_eq!(flood(cell(1, 0), f.planes()[0]).count_ones(), 1);
     }

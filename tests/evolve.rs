@@ -174,12 +174,7 @@ fn best_weights_replay_to_the_recorded_validation() {
         "300",
         "--json",
     ]);
-    assert!(
-        play.status.success(),
-        "{}",
-        String::from_utf8_lossy(&play.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&play)).unwrap();
+    let v = json(&play);
     assert_eq!(v["mean"].as_f64().unwrap(), recorded);
     // The same command is what evolve prints for reproducing the figure.
     assert!(

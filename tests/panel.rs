@@ -141,15 +141,6 @@ fn solve_in(dir: &Path, args: &[&str]) -> std::process::Output {
     run_in(dir, &all)
 }
 
-fn json(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout(out)).unwrap()
-}
-
 fn keys(v: &serde_json::Value) -> Vec<String> {
     let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
     k.sort();

@@ -520,12 +520,7 @@ fn play_runs_puyo_through_the_binary() {
         ];
         args.extend_from_slice(extra);
         let out = run_in(dir.path(), &args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let v = json(&out);
         assert_eq!(v["games"], 6);
         assert!(v["mean"].as_f64().unwrap() > 0.0, "{v}");
     }
@@ -557,12 +552,7 @@ fn moves_lists_every_placement_as_json() {
             "moves", "--game", "puyo", "--board", &b, "--piece", "41", "--json",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json(&out);
     let moves = v.as_array().unwrap();
     assert_eq!(moves.len(), 22);
     let mut keys: Vec<&str> = moves[0]
@@ -623,12 +613,7 @@ fn play_json(args: &[&str]) -> (f64, f64) {
     let mut all = vec!["play", "--json", "--quiet"];
     all.extend_from_slice(args);
     let out = run(&all);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json(&out);
     (v["mean"].as_f64().unwrap(), v["min"].as_f64().unwrap())
 }
 

@@ -21,12 +21,7 @@ fn play_json_has_exactly_the_documented_keys() {
         "3",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json(&out);
     let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     keys.sort();
     assert_eq!(
@@ -89,12 +84,7 @@ fn moves_lists_every_placement_with_features() {
         dir.path(),
         &["moves", "--board", "b.txt", "--piece", "I", "--json"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json(&out);
     let moves = v.as_array().unwrap();
     // I on width 6: 3 horizontal + 6 vertical placements.
     assert_eq!(moves.len(), 9);

@@ -40,3 +40,13 @@ pub fn assert_one_line_error(out: &Output, needle: &str) {
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Asserts success (showing stderr otherwise) and parses standard output as one JSON value.
+pub fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout(out)).expect("standard output is JSON")
+}

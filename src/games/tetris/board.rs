@@ -297,10 +297,9 @@ fn wells_on(left: u64, c: u64, height: u32, right: u64, rows: u64) -> u32 {
     let cells = left & right & !c & rows;
     // Usually none, or one run straight up from the column's top: 1 + 2 + … + n. Adding the
     // bit just above the top clears such a run, and there are no cells below it.
-    let above_top = 1u64.checked_shl(height).unwrap_or(0);
+    let above_top = row_bit(height);
     if cells & (cells.wrapping_add(above_top) | above_top.wrapping_sub(1)) == 0 {
-        let n = cells.count_ones();
-        return n * (n + 1) / 2;
+        return triangle(cells.count_ones());
     }
     well_depths(cells, c, rows)
 }
@@ -317,6 +316,19 @@ fn well_depths(cells: u64, c: u64, rows: u64) -> u32 {
         reach = (reach >> 1) & empty;
     }
     sum
+}
+
+/// 1 + 2 + … + n: the wells of a run of `n` well cells straight up from the bottom of an
+/// empty stretch.
+#[inline(always)]
+fn triangle(n: u32) -> u32 {
+    n * (n + 1) / 2
+}
+
+/// The mask with only row `r` set, none if `r` is 64 (above the tallest board).
+#[inline(always)]
+fn row_bit(r: u32) -> u64 {
+    1u64.checked_shl(r).unwrap_or(0)
 }
 
 /// Empty cells below the top of a column.
@@ -569,6 +581,8 @@ pub struct DropBase {
     padded: Padded,
     /// Heights of the columns of [`Padded`]; walls are as high as the board.
     heights: [u32; PADDED],
+    /// The board's rows.
+    rows: u64,
     /// `before[i]`: the sums of the sites left of column `i` of [`Padded`].
     before: [[u32; 8]; PADDED],
     /// The tally of the whole board.
@@ -593,6 +607,7 @@ impl DropBase {
             mask,
             padded: board.padded(),
             heights: [board.height as u32; PADDED],
+            rows: board.rows_mask(),
             // Left of the board, walls stand next to walls: no share.
             before: [[0; 8]; PADDED],
             total: Tally::NONE,
@@ -641,125 +656,44 @@ impl DropBase {
         board: &mut Board,
         out: &mut FeatureValues,
     ) -> Landing {
-        // The window is [`Padded`] shifted left by the drop's column, so the covered columns
-        // start at PAD.
-        let shift = drop.column as usize;
+        let x = drop.column as usize;
         // Always true: lets the compiler drop its checks that the covered sites are columns.
-        assert!(shift + SPAN <= board.width());
-        let mut heights: [u32; WINDOW] = self.heights[shift..shift + WINDOW].try_into().unwrap();
-        let covered = PAD..PAD + SPAN;
-        let y = covered
-            .clone()
-            .zip(drop.bottoms)
-            .fold(0, |y, (k, b)| y.max(heights[k].saturating_sub(b as u32)));
+        assert!(x + SPAN <= board.width());
+        // The sites around the drop: [`Padded`] from column `x`, so the covered columns are
+        // the sites from PAD on.
+        let cols: &[u64; WINDOW] = self.padded[x..x + WINDOW].try_into().unwrap();
+        let heights: &[u32; WINDOW] = self.heights[x..x + WINDOW].try_into().unwrap();
+        let y = (0..SPAN).fold(0, |y, j| {
+            y.max(heights[PAD + j].saturating_sub(drop.bottoms[j] as u32))
+        });
         let cells = board.place(drop, y, SPAN);
         if board.tops_out(drop, y) {
             return board.settle(drop, y, true, 0);
         }
-        let mut window: [u64; WINDOW] = self.padded[shift..shift + WINDOW].try_into().unwrap();
-        for (col, cell) in window[covered.clone()].iter_mut().zip(cells) {
-            *col |= cell;
-        }
-        let full = window[covered.clone()].iter().fold(
-            self.full_left[shift] & self.full_right[shift + SPAN],
-            |full, &c| full & c,
-        );
+        let runs: [u64; SPAN] = std::array::from_fn(|j| cells[j]);
+        let covered: [u64; SPAN] = std::array::from_fn(|j| cols[PAD + j] | runs[j]);
+        let full = covered
+            .iter()
+            .fold(self.full_left[x] & self.full_right[x + SPAN], |full, &c| {
+                full & c
+            });
         let landing = board.settle(drop, y, false, full);
         if landing.lines > 0 {
             board.features(self.mask, out);
-            return landing;
+        } else {
+            let after = After {
+                base: self,
+                drop,
+                x,
+                y,
+                cols,
+                heights,
+                runs,
+                covered,
+            };
+            after.write(out);
         }
-        let mut gaps = [0; SPAN];
-        let old: [u32; SPAN] = heights[covered.clone()].try_into().unwrap();
-        for (j, k) in covered.enumerate() {
-            gaps[j] = y + drop.bottoms[j] as u32 - old[j];
-            heights[k] = y + drop.tops[j] as u32;
-        }
-        let covered = Covered { drop, old, gaps };
-        let tally = self.tally_after::<SPAN>(shift, &window, &heights, &covered, board);
-        tally.write(self.mask, out);
         landing
-    }
-
-    /// The board's tally after a drop at column `shift` that cleared no line, from the
-    /// window and heights of the sites around it and the gaps under its covered columns.
-    #[inline(always)]
-    fn tally_after<const SPAN: usize>(
-        &self,
-        shift: usize,
-        window: &[u64; WINDOW],
-        heights: &[u32; WINDOW],
-        covered: &Covered<SPAN>,
-        board: &Board,
-    ) -> Tally {
-        let mut t = self.total;
-        let edges = PAD..PAD + SPAN + 1;
-        let rows = board.rows_mask();
-        self.renew(&mut t, shift, 0, edges.clone(), |k| {
-            (window[k - 1] ^ window[k]).count_ones()
-        });
-        if self.mask & bit(CUMULATIVE_WELLS) != 0 {
-            self.renew(&mut t, shift, 3, PAD..PAD + SPAN, |k| {
-                wells_on(window[k - 1], window[k], heights[k], window[k + 1], rows)
-            });
-            // A neighbour's well cells only gain the empty cells the piece now borders on one
-            // side while the column beyond borders them on the other; its old cells stay.
-            let old = &self.padded[shift..shift + WINDOW];
-            for (k, piece, beyond) in [
-                (PAD - 1, PAD, PAD - 2),
-                (PAD + SPAN, PAD + SPAN - 1, PAD + SPAN + 1),
-            ] {
-                let gained = window[piece] & !old[piece] & window[beyond] & !window[k] & rows;
-                t.sums[3] += well_depths(gained, window[k], rows);
-            }
-        }
-        if self.mask & bit(COLUMN_TRANSITIONS) != 0 {
-            t.sums[1] += 2 * covered.gaps.iter().map(|&g| (g > 0) as u32).sum::<u32>();
-        }
-        if self.mask & bit(HOLES) != 0 {
-            t.sums[2] += covered.gaps.iter().sum::<u32>();
-        }
-        if self.mask & EXTRA_FEATURES == 0 {
-            return t;
-        }
-        let new = &heights[PAD..PAD + SPAN];
-        for (j, (&gap, &old)) in covered.gaps.iter().zip(&covered.old).enumerate() {
-            // Cells stacked onto a gap, or onto a column that had a hole, deepen a hole.
-            let deepens = gap > 0 || self.holed >> (shift + j) & 1 != 0;
-            t.sums[4] += covered.drop.cells[j] as u32 * deepens as u32;
-            t.sums[5] += new[j] - old;
-            t.max_height = t.max_height.max(new[j]);
-            t.hole_rows |= below(gap) << old;
-        }
-        // A height step across an edge, if both sides are board columns.
-        let width = board.width();
-        let step = |k: usize| {
-            ((shift + k).wrapping_sub(PAD + 1) < width - 1)
-                .then(|| heights[k] as i32 - heights[k - 1] as i32)
-        };
-        self.renew(&mut t, shift, 6, edges.clone(), |k| {
-            step(k).map_or(0, i32::unsigned_abs)
-        });
-        self.renew(&mut t, shift, 7, edges, |k| step(k).map_or(0, step_count));
-        t
-    }
-
-    /// Trades the board's shares of [`SUMS`]`[slot]` over `sites` of the window at column
-    /// `shift` for the new ones, if the feature is wanted.
-    #[inline(always)]
-    fn renew(
-        &self,
-        t: &mut Tally,
-        shift: usize,
-        slot: usize,
-        sites: Range<usize>,
-        share: impl Fn(usize) -> u32,
-    ) {
-        if self.mask & bit(SUMS[slot]) != 0 {
-            let before = &self.before[shift..shift + WINDOW];
-            t.sums[slot] += sites.clone().map(share).sum::<u32>();
-            t.sums[slot] -= before[sites.end][slot] - before[sites.start][slot];
-        }
     }
 
     /// Gives back the board a [`drop`](DropBase::drop) changed: only the covered columns
@@ -777,12 +711,160 @@ impl DropBase {
     }
 }
 
-/// The covered columns of a drop that cleared no line: their heights before it and the gap
-/// it left under each (the empty cells between the column's top and the piece: new holes).
-struct Covered<'a, const SPAN: usize> {
+/// The sites around a drop that cleared no line, after it: site `k` is column `x + k` of
+/// [`Padded`], so the covered columns are the sites from [`PAD`] on.
+struct After<'a, const SPAN: usize> {
+    base: &'a DropBase,
     drop: &'a Drop,
-    old: [u32; SPAN],
-    gaps: [u32; SPAN],
+    x: usize,
+    /// Row of the piece's bottom row.
+    y: u32,
+    /// The sites' cells and heights before the drop.
+    cols: &'a [u64; WINDOW],
+    heights: &'a [u32; WINDOW],
+    /// The piece's cells in each covered column: one run, right above the gap.
+    runs: [u64; SPAN],
+    /// The covered columns after the drop.
+    covered: [u64; SPAN],
+}
+
+impl<const SPAN: usize> After<'_, SPAN> {
+    /// Site `k`'s cells after the drop.
+    #[inline(always)]
+    fn col(&self, k: usize) -> u64 {
+        match k.checked_sub(PAD) {
+            Some(j) if j < SPAN => self.covered[j],
+            _ => self.cols[k],
+        }
+    }
+
+    /// Site `k`'s height after the drop; walls are as high as the board.
+    #[inline(always)]
+    fn height(&self, k: usize) -> u32 {
+        match k.checked_sub(PAD) {
+            Some(j) if j < SPAN => self.y + self.drop.tops[j] as u32,
+            _ => self.heights[k],
+        }
+    }
+
+    /// The gap under covered column `j`: the empty cells between its old top and the piece,
+    /// new holes.
+    #[inline(always)]
+    fn gap(&self, j: usize) -> u32 {
+        self.y + self.drop.bottoms[j] as u32 - self.heights[PAD + j]
+    }
+
+    /// The board's sum of [`SUMS`]`[slot]` after the drop: the whole board's, with the shares
+    /// of `sites` before the drop traded for `new`, theirs after it.
+    #[inline(always)]
+    fn traded(&self, slot: usize, sites: Range<usize>, new: u32) -> u32 {
+        let before = &self.base.before[self.x..self.x + WINDOW];
+        self.base.total.sums[slot] - (before[sites.end][slot] - before[sites.start][slot]) + new
+    }
+
+    /// Writes the features in the mask (move features excluded) of the board after the drop.
+    ///
+    /// Most changes follow from the gap under each covered column: holes grow by the gap,
+    /// column transitions by two per gapped column, hole depth by the piece's cells over a
+    /// gap or an older hole, heights by the piece's tops. Only row transitions, wells and
+    /// height steps look at the cells of the sites around the drop.
+    #[inline(always)]
+    fn write(&self, out: &mut FeatureValues) {
+        let mask = self.base.mask;
+        let total = &self.base.total;
+        let edges = PAD..PAD + SPAN + 1;
+        let mut put = |feature: usize, value: u32| out.0[feature] = value as f64;
+        if mask & bit(ROW_TRANSITIONS) != 0 {
+            let new = edges
+                .clone()
+                .map(|k| (self.col(k - 1) ^ self.col(k)).count_ones());
+            put(ROW_TRANSITIONS, self.traded(0, edges.clone(), new.sum()));
+        }
+        if mask & bit(COLUMN_TRANSITIONS) != 0 {
+            let gapped = (0..SPAN).map(|j| (self.gap(j) > 0) as u32).sum::<u32>();
+            put(COLUMN_TRANSITIONS, total.sums[1] + 2 * gapped);
+        }
+        if mask & bit(HOLES) != 0 {
+            put(
+                HOLES,
+                total.sums[2] + (0..SPAN).map(|j| self.gap(j)).sum::<u32>(),
+            );
+        }
+        if mask & bit(CUMULATIVE_WELLS) != 0 {
+            put(
+                CUMULATIVE_WELLS,
+                self.traded(3, PAD..PAD + SPAN, self.wells()),
+            );
+        }
+        if mask & EXTRA_FEATURES == 0 {
+            return;
+        }
+        let (mut depth, mut raised, mut hole_rows, mut max_height) =
+            (0, 0, total.hole_rows, total.max_height);
+        // Board column `x + j` is covered column `j`.
+        let holed = self.base.holed >> self.x;
+        for j in 0..SPAN {
+            let (gap, old, new) = (self.gap(j), self.heights[PAD + j], self.height(PAD + j));
+            // Cells stacked onto a gap, or onto a column that had a hole, deepen a hole.
+            let deepens = gap > 0 || holed >> j & 1 != 0;
+            depth += self.drop.cells[j] as u32 * deepens as u32;
+            raised += new - old;
+            max_height = max_height.max(new);
+            hole_rows |= below(gap) << old;
+        }
+        if mask & bit(HOLE_DEPTH) != 0 {
+            put(HOLE_DEPTH, total.sums[4] + depth);
+        }
+        if mask & bit(AGGREGATE_HEIGHT) != 0 {
+            put(AGGREGATE_HEIGHT, total.sums[5] + raised);
+        }
+        if mask & bit(MAX_HEIGHT_FEATURE) != 0 {
+            put(MAX_HEIGHT_FEATURE, max_height);
+        }
+        if mask & bit(ROWS_WITH_HOLES) != 0 {
+            put(ROWS_WITH_HOLES, hole_rows.count_ones());
+        }
+        // A height step across an edge, if both sides are board columns.
+        let width = self.base.board.width();
+        let step = |k: usize| {
+            ((self.x + k).wrapping_sub(PAD + 1) < width - 1)
+                .then(|| self.height(k) as i32 - self.height(k - 1) as i32)
+        };
+        let steps = |share: fn(i32) -> u32| edges.clone().map(|k| step(k).map_or(0, share)).sum();
+        if mask & bit(BUMPINESS) != 0 {
+            put(
+                BUMPINESS,
+                self.traded(6, edges.clone(), steps(i32::unsigned_abs)),
+            );
+        }
+        if mask & bit(PATTERN_DIVERSITY) != 0 {
+            let counts = self.traded(7, edges.clone(), steps(step_count));
+            put(PATTERN_DIVERSITY, distinct_steps(counts));
+        }
+    }
+
+    /// The wells of the covered columns after the drop, and those the two neighbours gain
+    /// (their old well cells stay as they were: a neighbour only gains the empty cells the
+    /// piece now borders while the column beyond borders them on the other side).
+    #[inline(always)]
+    fn wells(&self) -> u32 {
+        let rows = self.base.rows;
+        let mut sum = 0;
+        for j in 0..SPAN {
+            let k = PAD + j;
+            let (left, c, right) = (self.col(k - 1), self.covered[j], self.col(k + 1));
+            sum += wells_on(left, c, self.height(k), right, rows);
+        }
+        let sides = [
+            (PAD - 1, 0, PAD - 2),
+            (PAD + SPAN, SPAN - 1, PAD + SPAN + 1),
+        ];
+        for (k, j, beyond) in sides {
+            let gained = self.runs[j] & self.col(beyond) & !self.col(k);
+            sum += well_depths(gained, self.col(k), rows);
+        }
+        sum
+    }
 }
 
 #[cfg(test)]

@@ -190,7 +190,7 @@ impl Board {
             topout,
             lines: 0,
             eroded: 0,
-            landing_height: y as f64 + (drop.rows as f64 - 1.0) / 2.0,
+            landing_height: y as f64 + drop.mid_row,
         };
         if full != 0 {
             // Not a top-out, so y + rows ≤ H ≤ 64 and the shift stays inside the word.
@@ -288,17 +288,18 @@ const PADDED: usize = MAX_WIDTH - 1 + WINDOW;
 /// filled counts 1 + the empty cells directly below it.
 #[inline(always)]
 fn wells(left: u64, c: u64, right: u64, rows: u64) -> u32 {
-    wells_on(left, c, column_height(c), right, rows)
+    wells_on(left, c, below(column_height(c)), right, rows)
 }
 
-/// [`wells`] for a column whose height `height` is already known.
+/// [`wells`] for a column whose rows up to its top, `under_top`, are already known.
 #[inline(always)]
-fn wells_on(left: u64, c: u64, height: u32, right: u64, rows: u64) -> u32 {
-    let cells = left & right & !c & rows;
+fn wells_on(left: u64, c: u64, under_top: u64, right: u64, rows: u64) -> u32 {
+    // Neighbours (walls included) have no cells outside the board's rows.
+    let cells = left & right & !c;
     // Usually none, or one run straight up from the column's top: 1 + 2 + … + n. Adding the
     // bit just above the top clears such a run, and there are no cells below it.
-    let above_top = row_bit(height);
-    if cells & (cells.wrapping_add(above_top) | above_top.wrapping_sub(1)) == 0 {
+    let above_top = under_top.wrapping_add(1);
+    if cells & (cells.wrapping_add(above_top) | under_top) == 0 {
         return triangle(cells.count_ones());
     }
     well_depths(cells, c, rows)
@@ -323,12 +324,6 @@ fn well_depths(cells: u64, c: u64, rows: u64) -> u32 {
 #[inline(always)]
 fn triangle(n: u32) -> u32 {
     n * (n + 1) / 2
-}
-
-/// The mask with only row `r` set, none if `r` is 64 (above the tallest board).
-#[inline(always)]
-fn row_bit(r: u32) -> u64 {
-    1u64.checked_shl(r).unwrap_or(0)
 }
 
 /// Empty cells below the top of a column.
@@ -853,7 +848,9 @@ impl<const SPAN: usize> After<'_, SPAN> {
         for j in 0..SPAN {
             let k = PAD + j;
             let (left, c, right) = (self.col(k - 1), self.covered[j], self.col(k + 1));
-            sum += wells_on(left, c, self.height(k), right, rows);
+            // The piece's cells are one run up to the column's new top.
+            let run = self.runs[j];
+            sum += wells_on(left, c, run | (run - 1), right, rows);
         }
         let sides = [
             (PAD - 1, 0, PAD - 2),

@@ -251,8 +251,7 @@ impl Board {
     /// Computes the board features selected by `mask` into `out` (move features excluded).
     #[inline]
     pub fn features(&self, mask: FeatureMask, out: &mut FeatureValues) {
-        let padded = self.padded();
-        Tally::over(&View::new(&padded, self), mask, |_, _, _| {}).write(mask, out);
+        Tally::over(&self.padded(), self, mask, |_, _| {}).write(mask, out);
     }
 }
 
@@ -285,15 +284,10 @@ const WINDOW: usize = 8;
 const PADDED: usize = MAX_WIDTH - 1 + WINDOW;
 
 /// Well cells of column `c` between `left` and `right`: every empty cell with both neighbours
-/// filled counts 1 + the empty cells directly below it.
+/// filled counts 1 + the empty cells directly below it. `under_top` masks the rows up to the
+/// column's top, which callers already know.
 #[inline(always)]
-fn wells(left: u64, c: u64, right: u64, rows: u64) -> u32 {
-    wells_on(left, c, below(column_height(c)), right, rows)
-}
-
-/// [`wells`] for a column whose rows up to its top, `under_top`, are already known.
-#[inline(always)]
-fn wells_on(left: u64, c: u64, under_top: u64, right: u64, rows: u64) -> u32 {
+fn wells(left: u64, c: u64, under_top: u64, right: u64, rows: u64) -> u32 {
     // Neighbours (walls included) have no cells outside the board's rows.
     let cells = left & right & !c;
     // Usually none, or one run straight up from the column's top: 1 + 2 + … + n. Adding the
@@ -382,44 +376,6 @@ fn distinct_steps(steps: u32) -> u32 {
     (any & lowest).count_ones()
 }
 
-/// Padded columns with what a share needs to know about the board. Site `k` is the column
-/// `cols[k]` with the edge on its left.
-struct View<'a> {
-    cols: &'a [u64],
-    width: usize,
-    rows: u64,
-}
-
-impl<'a> View<'a> {
-    #[inline(always)]
-    fn new(cols: &'a [u64], board: &Board) -> View<'a> {
-        View {
-            cols,
-            width: board.width as usize,
-            rows: board.rows_mask(),
-        }
-    }
-
-    /// Board column of site `k`, wrapping: left of the board is as far out as right of it.
-    #[inline(always)]
-    fn x(&self, k: usize) -> usize {
-        k.wrapping_sub(PAD)
-    }
-
-    /// Site `k`'s cells if it is a board column, not a wall.
-    #[inline(always)]
-    fn column(&self, k: usize) -> Option<u64> {
-        (self.x(k) < self.width).then_some(self.cols[k])
-    }
-
-    /// The height difference across site `k`'s edge if both sides are board columns.
-    #[inline(always)]
-    fn step(&self, k: usize) -> Option<i32> {
-        (self.x(k).wrapping_sub(1) < self.width - 1)
-            .then(|| column_height(self.cols[k]) as i32 - column_height(self.cols[k - 1]) as i32)
-    }
-}
-
 /// The additive features, in the order of [`Tally::sums`]. Pattern diversity is last: its
 /// sum is a count per height difference, see [`step_count`].
 const SUMS: [usize; 8] = [
@@ -455,30 +411,6 @@ fn sums_used(mask: FeatureMask) -> usize {
     }
 }
 
-/// Sums of shares over the sites of a board, one additive feature at a time.
-struct Shares<'a, R> {
-    sites: Range<usize>,
-    mask: FeatureMask,
-    sums: &'a mut [u32; 8],
-    running: &'a mut R,
-}
-
-impl<R: FnMut(usize, usize, u32)> Shares<'_, R> {
-    /// Sums `share` over the sites if the feature of [`SUMS`]`[slot]` is wanted.
-    #[inline(always)]
-    fn sum(&mut self, slot: usize, share: impl Fn(usize) -> u32) {
-        if self.mask & bit(SUMS[slot]) == 0 {
-            return;
-        }
-        let mut sum = 0;
-        for k in self.sites.clone() {
-            sum += share(k);
-            (self.running)(slot, k, sum);
-        }
-        self.sums[slot] = sum;
-    }
-}
-
 /// The board features as a fold over sites, each site contributing its share: additive
 /// features are sums (pattern diversity too, as a count per height difference, [`STEP_BITS`]
 /// bits each for at most 15 neighbour pairs), rows with holes an OR, the maximum height a max.
@@ -500,39 +432,47 @@ impl Tally {
         max_height: 0,
     };
 
-    /// The features in `mask` of a whole board, feature by feature so that each loop is short
-    /// and the mask is tested once per feature. `running` sees each additive feature's slot,
-    /// each site and the sum up to and including it.
+    /// The features of a whole board, one pass over its columns between walls (`padded`):
+    /// `running` sees each site and the sums up to and including it. Dellacherie's sums are
+    /// cheap and always taken; wells and the extra features only when `mask` wants them.
     #[inline(always)]
-    fn over(v: &View, mask: FeatureMask, mut running: impl FnMut(usize, usize, u32)) -> Tally {
+    fn over(
+        padded: &Padded,
+        board: &Board,
+        mask: FeatureMask,
+        mut running: impl FnMut(usize, &[u32; 8]),
+    ) -> Tally {
         let mut t = Tally::NONE;
-        let sites = PAD..PAD + v.width + 1;
-        let mut shares = Shares {
-            sites: sites.clone(),
-            mask,
-            sums: &mut t.sums,
-            running: &mut running,
-        };
-        shares.sum(0, |k| (v.cols[k - 1] ^ v.cols[k]).count_ones());
-        shares.sum(1, |k| v.column(k).map_or(0, column_transitions));
-        shares.sum(2, |k| v.column(k).map_or(0, holes));
-        shares.sum(3, |k| {
-            wells(v.cols[k - 1], v.cols[k], v.cols[k + 1], v.rows)
-        });
-        if mask & EXTRA_FEATURES == 0 {
-            return t;
+        let (width, rows) = (board.width(), board.rows_mask());
+        let mut left_height = 0;
+        for k in PAD..PAD + width {
+            let (left, c, right) = (padded[k - 1], padded[k], padded[k + 1]);
+            let height = column_height(c);
+            let sums = &mut t.sums;
+            sums[0] += (left ^ c).count_ones();
+            sums[1] += column_transitions(c);
+            sums[2] += height - c.count_ones();
+            if mask & bit(CUMULATIVE_WELLS) != 0 {
+                sums[3] += wells(left, c, below(height), right, rows);
+            }
+            if mask & EXTRA_FEATURES != 0 {
+                sums[4] += hole_depth(c);
+                sums[5] += height;
+                if k > PAD {
+                    let step = height as i32 - left_height as i32;
+                    sums[6] += step.unsigned_abs();
+                    sums[7] += step_count(step);
+                }
+                t.hole_rows |= hole_bits(c);
+                t.max_height = t.max_height.max(height);
+                left_height = height;
+            }
+            running(k, sums);
         }
-        shares.sum(4, |k| v.column(k).map_or(0, hole_depth));
-        shares.sum(5, |k| v.column(k).map_or(0, column_height));
-        shares.sum(6, |k| v.step(k).map_or(0, i32::unsigned_abs));
-        shares.sum(7, |k| v.step(k).map_or(0, step_count));
-        let columns = || sites.clone().filter_map(|k| v.column(k));
-        if mask & bit(ROWS_WITH_HOLES) != 0 {
-            t.hole_rows = columns().fold(0, |rows, c| rows | hole_bits(c));
-        }
-        if mask & bit(MAX_HEIGHT_FEATURE) != 0 {
-            t.max_height = columns().map(column_height).max().unwrap_or(0);
-        }
+        // The wall on the right: only the row transitions across its edge.
+        let k = PAD + width;
+        t.sums[0] += (padded[k - 1] ^ padded[k]).count_ones();
+        running(k, &t.sums);
         t
     }
 
@@ -611,9 +551,7 @@ impl DropBase {
             holed: 0,
         };
         let before = &mut base.before;
-        base.total = Tally::over(&View::new(&base.padded, board), mask, |slot, k, sum| {
-            before[k + 1][slot] = sum
-        });
+        base.total = Tally::over(&base.padded, board, mask, |k, sums| before[k + 1] = *sums);
         let width = board.width();
         for (x, &c) in board.cols[..width].iter().enumerate() {
             base.heights[PAD + x] = column_height(c);
@@ -850,7 +788,7 @@ impl<const SPAN: usize> After<'_, SPAN> {
             let (left, c, right) = (self.col(k - 1), self.covered[j], self.col(k + 1));
             // The piece's cells are one run up to the column's new top.
             let run = self.runs[j];
-            sum += wells_on(left, c, run | (run - 1), right, rows);
+            sum += wells(left, c, run | (run - 1), right, rows);
         }
         let sides = [
             (PAD - 1, 0, PAD - 2),

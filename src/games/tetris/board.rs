@@ -157,15 +157,19 @@ impl Board {
         y
     }
 
-    /// ORs the piece's cells into its columns with its bottom row at `y`, keeping only the cells
-    /// inside the board, and returns them per covered column.
+    /// ORs the piece's cells into its columns with its bottom row at `y` and returns them per
+    /// covered column; a piece that tops out keeps only its cells inside the board.
     #[inline(always)]
-    fn place(&mut self, drop: &Drop, y: u32, span: usize) -> [u64; 4] {
+    fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) -> [u64; 4] {
         let x0 = drop.column as usize;
-        let rows = self.rows_mask();
         let mut cells = [0; 4];
         for (j, (cell, mask)) in cells.iter_mut().zip(drop.masks).take(span).enumerate() {
-            *cell = mask.checked_shl(y).unwrap_or(0) & rows;
+            // Unless the piece tops out, y + rows ≤ H ≤ 64: the cells are all inside the board.
+            *cell = if topout {
+                mask.checked_shl(y).unwrap_or(0) & self.rows_mask()
+            } else {
+                mask << y
+            };
             self.cols[x0 + j] |= *cell;
         }
         cells
@@ -212,8 +216,8 @@ impl Board {
     pub fn drop_piece(&mut self, drop: &Drop) -> Landing {
         let span = drop.span as usize;
         let y = self.landing_row(drop, span);
-        self.place(drop, y, span);
         let topout = self.tops_out(drop, y);
+        self.place(drop, y, span, topout);
         let full = if topout {
             0
         } else {
@@ -242,8 +246,8 @@ impl Board {
     /// The columns between walls, see [`Padded`].
     #[inline(always)]
     fn padded(&self) -> Padded {
-        let width = self.width as usize;
-        let mut padded = [self.rows_mask(); PADDED];
+        let (width, rows) = (self.width as usize, self.rows_mask());
+        let mut padded = [rows; PADDED];
         padded[PAD..PAD + width].copy_from_slice(&self.cols[..width]);
         padded
     }
@@ -510,8 +514,8 @@ impl Tally {
 /// gap or an older hole, heights by the piece's tops. Only row transitions, wells and height
 /// steps look at the cells of the sites around the drop.
 #[derive(Clone, Debug)]
-pub struct DropBase {
-    board: Board,
+pub struct DropBase<'a> {
+    board: &'a Board,
     mask: FeatureMask,
     padded: Padded,
     /// Heights of the columns of [`Padded`]; walls are as high as the board.
@@ -531,14 +535,14 @@ pub struct DropBase {
     holed: u32,
 }
 
-impl DropBase {
+impl<'a> DropBase<'a> {
     /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted.
     #[inline(always)]
-    pub fn new(board: &Board, mask: FeatureMask) -> DropBase {
+    pub fn new(board: &'a Board, mask: FeatureMask) -> DropBase<'a> {
         // Built in place, field by field: the arrays are large enough that assembling them
         // apart and moving them in shows in the per-piece cost.
         let mut base = DropBase {
-            board: *board,
+            board,
             mask,
             padded: board.padded(),
             heights: [board.height as u32; PADDED],
@@ -599,10 +603,11 @@ impl DropBase {
         let y = (0..SPAN).fold(0, |y, j| {
             y.max(heights[PAD + j].saturating_sub(drop.bottoms[j] as u32))
         });
-        let cells = board.place(drop, y, SPAN);
         if board.tops_out(drop, y) {
+            board.place(drop, y, SPAN, true);
             return board.settle(drop, y, true, 0);
         }
+        let cells = board.place(drop, y, SPAN, false);
         let runs: [u64; SPAN] = std::array::from_fn(|j| cells[j]);
         let covered: [u64; SPAN] = std::array::from_fn(|j| cols[PAD + j] | runs[j]);
         let full = covered
@@ -634,7 +639,7 @@ impl DropBase {
     #[inline(always)]
     pub fn undo(&self, drop: &Drop, board: &mut Board, landing: &Landing) {
         if landing.lines > 0 {
-            *board = self.board;
+            *board = *self.board;
         } else {
             // Four columns from the first covered one, or the last four: a fixed-size copy,
             // not a call to memcpy.
@@ -647,7 +652,7 @@ impl DropBase {
 /// The sites around a drop that cleared no line, after it: site `k` is column `x + k` of
 /// [`Padded`], so the covered columns are the sites from [`PAD`] on.
 struct After<'a, const SPAN: usize> {
-    base: &'a DropBase,
+    base: &'a DropBase<'a>,
     drop: &'a Drop,
     x: usize,
     /// Row of the piece's bottom row.

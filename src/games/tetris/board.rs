@@ -317,6 +317,21 @@ fn well_depths(cells: u64, c: u64, rows: u64) -> u32 {
     sum
 }
 
+/// For each set of the four rows 0..4 of a piece, Σ (row + 1) over the set.
+const RUN_ROWS: [u8; 16] = {
+    let mut sums = [0; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut row = 0;
+        while row < 4 {
+            sums[set] += ((set >> row & 1) * (row + 1)) as u8;
+            row += 1;
+        }
+        set += 1;
+    }
+    sums
+};
+
 /// 1 + 2 + … + n: the wells of a run of `n` well cells straight up from the bottom of an
 /// empty stretch.
 #[inline(always)]
@@ -801,7 +816,17 @@ impl<const SPAN: usize> After<'_, SPAN> {
         ];
         for (k, j, beyond) in sides {
             let gained = self.runs[j] & self.col(beyond) & !self.col(k);
-            sum += well_depths(gained, self.col(k), rows);
+            let height = self.heights[k];
+            // Usually the gained cells all lie above the neighbour's top (trailing zeros count
+            // 64 for none), so the one in row y + i scores y + i + 1 less that top; they lie in
+            // the piece's four rows from y.
+            sum += if gained.trailing_zeros() >= height {
+                let rel = (gained >> self.y) as usize & 0b1111;
+                let n = rel.count_ones();
+                (RUN_ROWS[rel] as u32 + n * self.y).wrapping_sub(n * height)
+            } else {
+                well_depths(gained, self.col(k), rows)
+            };
         }
         sum
     }

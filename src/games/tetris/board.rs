@@ -554,34 +554,42 @@ impl<'a> DropBase<'a> {
     /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted.
     #[inline(always)]
     pub fn new(board: &'a Board, mask: FeatureMask) -> DropBase<'a> {
-        // Built in place, field by field: the arrays are large enough that assembling them
-        // apart and moving them in shows in the per-piece cost.
+        let rows = board.rows_mask();
         let mut base = DropBase {
             board,
             mask,
-            padded: board.padded(),
+            padded: [rows; PADDED],
             heights: [board.height as u32; PADDED],
-            rows: board.rows_mask(),
+            rows,
             // Left of the board, walls stand next to walls: no share.
             before: [[0; 8]; PADDED],
             total: Tally::NONE,
-            full_left: [board.rows_mask(); MAX_WIDTH + 1],
-            full_right: [board.rows_mask(); MAX_WIDTH + 1],
+            full_left: [rows; MAX_WIDTH + 1],
+            full_right: [rows; MAX_WIDTH + 1],
             holed: 0,
         };
-        let before = &mut base.before;
-        base.total = Tally::over(&base.padded, board, mask, |k, sums| before[k + 1] = *sums);
-        let width = board.width();
-        for (x, &c) in board.cols[..width].iter().enumerate() {
-            base.heights[PAD + x] = column_height(c);
-            base.holed |= ((holes(c) > 0) as u32) << x;
-        }
-        for x in 0..width {
-            base.full_left[x + 1] = base.full_left[x] & board.cols[x];
-            let x = width - 1 - x;
-            base.full_right[x] = base.full_right[x + 1] & board.cols[x];
-        }
+        base.tally();
         base
+    }
+
+    /// Fills in everything that depends on the board's cells, in place: the arrays are large
+    /// enough that assembling them apart and moving them in shows in the per-piece cost.
+    #[inline(always)]
+    fn tally(&mut self) {
+        let (board, width) = (self.board, self.board.width());
+        for (x, &c) in board.cols[..width].iter().enumerate() {
+            self.padded[PAD + x] = c;
+            self.heights[PAD + x] = column_height(c);
+            self.holed |= ((holes(c) > 0) as u32) << x;
+            self.full_left[x + 1] = self.full_left[x] & c;
+        }
+        for x in (0..width).rev() {
+            self.full_right[x] = self.full_right[x + 1] & board.cols[x];
+        }
+        let before = &mut self.before;
+        self.total = Tally::over(&self.padded, board, self.mask, |k, sums| {
+            before[k + 1] = *sums
+        });
     }
 
     /// Drops a piece like [`Board::drop_piece`] onto `board`, which must hold the board this

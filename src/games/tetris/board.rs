@@ -162,15 +162,18 @@ impl Board {
     #[inline(always)]
     fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) -> [u64; 4] {
         let x0 = drop.column as usize;
+        let rows = self.rows_mask();
         let mut cells = [0; 4];
-        for (j, (cell, mask)) in cells.iter_mut().zip(drop.masks).take(span).enumerate() {
+        // One bounds check for the covered columns, not one per column.
+        let covered = &mut self.cols[x0..x0 + span];
+        for ((cell, mask), col) in cells.iter_mut().zip(drop.masks).zip(covered) {
             // Unless the piece tops out, y + rows ≤ H ≤ 64: the cells are all inside the board.
             *cell = if topout {
-                mask.checked_shl(y).unwrap_or(0) & self.rows_mask()
+                mask.checked_shl(y).unwrap_or(0) & rows
             } else {
                 mask << y
             };
-            self.cols[x0 + j] |= *cell;
+            *col |= *cell;
         }
         cells
     }
@@ -551,11 +554,13 @@ pub struct DropBase<'a> {
 }
 
 impl<'a> DropBase<'a> {
-    /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted.
+    /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted;
+    /// [`tally`](DropBase::tally) finishes it. Two steps because a value this large, finished
+    /// inside a constructor and moved out, is a copy that shows in the per-piece cost.
     #[inline(always)]
     pub fn new(board: &'a Board, mask: FeatureMask) -> DropBase<'a> {
         let rows = board.rows_mask();
-        let mut base = DropBase {
+        DropBase {
             board,
             mask,
             padded: [rows; PADDED],
@@ -567,15 +572,12 @@ impl<'a> DropBase<'a> {
             full_left: [rows; MAX_WIDTH + 1],
             full_right: [rows; MAX_WIDTH + 1],
             holed: 0,
-        };
-        base.tally();
-        base
+        }
     }
 
-    /// Fills in everything that depends on the board's cells, in place: the arrays are large
-    /// enough that assembling them apart and moving them in shows in the per-piece cost.
+    /// Tallies the board, in place, and lends the finished base for its drops.
     #[inline(always)]
-    fn tally(&mut self) {
+    pub fn tally(&mut self) -> &Self {
         let (board, width) = (self.board, self.board.width());
         for (x, &c) in board.cols[..width].iter().enumerate() {
             self.padded[PAD + x] = c;
@@ -590,6 +592,7 @@ impl<'a> DropBase<'a> {
         self.total = Tally::over(&self.padded, board, self.mask, |k, sums| {
             before[k + 1] = *sums
         });
+        self
     }
 
     /// Drops a piece like [`Board::drop_piece`] onto `board`, which must hold the board this
@@ -741,15 +744,18 @@ impl<const SPAN: usize> After<'_, SPAN> {
                 .map(|k| (self.col(k - 1) ^ self.col(k)).count_ones());
             put(ROW_TRANSITIONS, self.traded(0, edges.clone(), new.sum()));
         }
-        if mask & bit(COLUMN_TRANSITIONS) != 0 {
-            let gapped = (0..SPAN).map(|j| (self.gap(j) > 0) as u32).sum::<u32>();
-            put(COLUMN_TRANSITIONS, total.sums[1] + 2 * gapped);
-        }
-        if mask & bit(HOLES) != 0 {
-            put(
-                HOLES,
-                total.sums[2] + (0..SPAN).map(|j| self.gap(j)).sum::<u32>(),
-            );
+        if mask & (bit(COLUMN_TRANSITIONS) | bit(HOLES)) != 0 {
+            // One pass over the gaps for both: (gapped columns, gap cells).
+            let (gapped, gaps) = (0..SPAN).fold((0, 0), |(gapped, gaps), j| {
+                let gap = self.gap(j);
+                (gapped + (gap > 0) as u32, gaps + gap)
+            });
+            if mask & bit(COLUMN_TRANSITIONS) != 0 {
+                put(COLUMN_TRANSITIONS, total.sums[1] + 2 * gapped);
+            }
+            if mask & bit(HOLES) != 0 {
+                put(HOLES, total.sums[2] + gaps);
+            }
         }
         if mask & bit(CUMULATIVE_WELLS) != 0 {
             put(
@@ -953,7 +959,8 @@ mod tests {
             let mut want = FeatureValues::default();
             full.features(mask, &mut want);
 
-            let base = DropBase::new(&b, mask);
+            let mut base = DropBase::new(&b, mask);
+            let base = base.tally();
             let mut after = b;
             let mut got = FeatureValues::default();
             let landing = base.drop(&drop, &mut after, &mut got);

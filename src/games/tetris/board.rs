@@ -157,16 +157,23 @@ impl Board {
         y
     }
 
-    /// ORs the piece's cells into its columns with its bottom row at `y`, keeping only the cells
-    /// inside the board, and returns them per covered column.
+    /// ORs the piece's cells into its columns with its bottom row at `y` and returns them per
+    /// covered column; a piece that tops out keeps only its cells inside the board.
     #[inline(always)]
-    fn place(&mut self, drop: &Drop, y: u32, span: usize) -> [u64; 4] {
+    fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) -> [u64; 4] {
         let x0 = drop.column as usize;
         let rows = self.rows_mask();
         let mut cells = [0; 4];
-        for (j, (cell, mask)) in cells.iter_mut().zip(drop.masks).take(span).enumerate() {
-            *cell = mask.checked_shl(y).unwrap_or(0) & rows;
-            self.cols[x0 + j] |= *cell;
+        // One bounds check for the covered columns, not one per column.
+        let covered = &mut self.cols[x0..x0 + span];
+        for ((cell, mask), col) in cells.iter_mut().zip(drop.masks).zip(covered) {
+            // Unless the piece tops out, y + rows ≤ H ≤ 64: the cells are all inside the board.
+            *cell = if topout {
+                mask.checked_shl(y).unwrap_or(0) & rows
+            } else {
+                mask << y
+            };
+            *col |= *cell;
         }
         cells
     }
@@ -190,7 +197,7 @@ impl Board {
             topout,
             lines: 0,
             eroded: 0,
-            landing_height: y as f64 + (drop.rows as f64 - 1.0) / 2.0,
+            landing_height: y as f64 + drop.mid_row,
         };
         if full != 0 {
             // Not a top-out, so y + rows ≤ H ≤ 64 and the shift stays inside the word.
@@ -212,8 +219,8 @@ impl Board {
     pub fn drop_piece(&mut self, drop: &Drop) -> Landing {
         let span = drop.span as usize;
         let y = self.landing_row(drop, span);
-        self.place(drop, y, span);
         let topout = self.tops_out(drop, y);
+        self.place(drop, y, span, topout);
         let full = if topout {
             0
         } else {
@@ -242,8 +249,8 @@ impl Board {
     /// The columns between walls, see [`Padded`].
     #[inline(always)]
     fn padded(&self) -> Padded {
-        let width = self.width as usize;
-        let mut padded = [self.rows_mask(); PADDED];
+        let (width, rows) = (self.width as usize, self.rows_mask());
+        let mut padded = [rows; PADDED];
         padded[PAD..PAD + width].copy_from_slice(&self.cols[..width]);
         padded
     }
@@ -251,8 +258,7 @@ impl Board {
     /// Computes the board features selected by `mask` into `out` (move features excluded).
     #[inline]
     pub fn features(&self, mask: FeatureMask, out: &mut FeatureValues) {
-        let padded = self.padded();
-        Tally::over(&View::new(&padded, self), mask, |_, _, _| {}).write(mask, out);
+        Tally::over(&self.padded(), self, mask, |_, _| {}).write(mask, out);
     }
 }
 
@@ -285,22 +291,17 @@ const WINDOW: usize = 8;
 const PADDED: usize = MAX_WIDTH - 1 + WINDOW;
 
 /// Well cells of column `c` between `left` and `right`: every empty cell with both neighbours
-/// filled counts 1 + the empty cells directly below it.
+/// filled counts 1 + the empty cells directly below it. `under_top` masks the rows up to the
+/// column's top, which callers already know.
 #[inline(always)]
-fn wells(left: u64, c: u64, right: u64, rows: u64) -> u32 {
-    wells_on(left, c, column_height(c), right, rows)
-}
-
-/// [`wells`] for a column whose height `height` is already known.
-#[inline(always)]
-fn wells_on(left: u64, c: u64, height: u32, right: u64, rows: u64) -> u32 {
-    let cells = left & right & !c & rows;
+fn wells(left: u64, c: u64, under_top: u64, right: u64, rows: u64) -> u32 {
+    // Neighbours (walls included) have no cells outside the board's rows.
+    let cells = left & right & !c;
     // Usually none, or one run straight up from the column's top: 1 + 2 + … + n. Adding the
     // bit just above the top clears such a run, and there are no cells below it.
-    let above_top = 1u64.checked_shl(height).unwrap_or(0);
-    if cells & (cells.wrapping_add(above_top) | above_top.wrapping_sub(1)) == 0 {
-        let n = cells.count_ones();
-        return n * (n + 1) / 2;
+    let above_top = under_top.wrapping_add(1);
+    if cells & (cells.wrapping_add(above_top) | under_top) == 0 {
+        return triangle(cells.count_ones());
     }
     well_depths(cells, c, rows)
 }
@@ -317,6 +318,28 @@ fn well_depths(cells: u64, c: u64, rows: u64) -> u32 {
         reach = (reach >> 1) & empty;
     }
     sum
+}
+
+/// For each set of the four rows 0..4 of a piece, Σ (row + 1) over the set.
+const RUN_ROWS: [u8; 16] = {
+    let mut sums = [0; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut row = 0;
+        while row < 4 {
+            sums[set] += ((set >> row & 1) * (row + 1)) as u8;
+            row += 1;
+        }
+        set += 1;
+    }
+    sums
+};
+
+/// 1 + 2 + … + n: the wells of a run of `n` well cells straight up from the bottom of an
+/// empty stretch.
+#[inline(always)]
+fn triangle(n: u32) -> u32 {
+    n * (n + 1) / 2
 }
 
 /// Empty cells below the top of a column.
@@ -375,44 +398,6 @@ fn distinct_steps(steps: u32) -> u32 {
     (any & lowest).count_ones()
 }
 
-/// Padded columns with what a share needs to know about the board. Site `k` is the column
-/// `cols[k]` with the edge on its left.
-struct View<'a> {
-    cols: &'a [u64],
-    width: usize,
-    rows: u64,
-}
-
-impl<'a> View<'a> {
-    #[inline(always)]
-    fn new(cols: &'a [u64], board: &Board) -> View<'a> {
-        View {
-            cols,
-            width: board.width as usize,
-            rows: board.rows_mask(),
-        }
-    }
-
-    /// Board column of site `k`, wrapping: left of the board is as far out as right of it.
-    #[inline(always)]
-    fn x(&self, k: usize) -> usize {
-        k.wrapping_sub(PAD)
-    }
-
-    /// Site `k`'s cells if it is a board column, not a wall.
-    #[inline(always)]
-    fn column(&self, k: usize) -> Option<u64> {
-        (self.x(k) < self.width).then_some(self.cols[k])
-    }
-
-    /// The height difference across site `k`'s edge if both sides are board columns.
-    #[inline(always)]
-    fn step(&self, k: usize) -> Option<i32> {
-        (self.x(k).wrapping_sub(1) < self.width - 1)
-            .then(|| column_height(self.cols[k]) as i32 - column_height(self.cols[k - 1]) as i32)
-    }
-}
-
 /// The additive features, in the order of [`Tally::sums`]. Pattern diversity is last: its
 /// sum is a count per height difference, see [`step_count`].
 const SUMS: [usize; 8] = [
@@ -448,30 +433,6 @@ fn sums_used(mask: FeatureMask) -> usize {
     }
 }
 
-/// Sums of shares over the sites of a board, one additive feature at a time.
-struct Shares<'a, R> {
-    sites: Range<usize>,
-    mask: FeatureMask,
-    sums: &'a mut [u32; 8],
-    running: &'a mut R,
-}
-
-impl<R: FnMut(usize, usize, u32)> Shares<'_, R> {
-    /// Sums `share` over the sites if the feature of [`SUMS`]`[slot]` is wanted.
-    #[inline(always)]
-    fn sum(&mut self, slot: usize, share: impl Fn(usize) -> u32) {
-        if self.mask & bit(SUMS[slot]) == 0 {
-            return;
-        }
-        let mut sum = 0;
-        for k in self.sites.clone() {
-            sum += share(k);
-            (self.running)(slot, k, sum);
-        }
-        self.sums[slot] = sum;
-    }
-}
-
 /// The board features as a fold over sites, each site contributing its share: additive
 /// features are sums (pattern diversity too, as a count per height difference, [`STEP_BITS`]
 /// bits each for at most 15 neighbour pairs), rows with holes an OR, the maximum height a max.
@@ -493,39 +454,47 @@ impl Tally {
         max_height: 0,
     };
 
-    /// The features in `mask` of a whole board, feature by feature so that each loop is short
-    /// and the mask is tested once per feature. `running` sees each additive feature's slot,
-    /// each site and the sum up to and including it.
+    /// The features of a whole board, one pass over its columns between walls (`padded`):
+    /// `running` sees each site and the sums up to and including it. Dellacherie's sums are
+    /// cheap and always taken; wells and the extra features only when `mask` wants them.
     #[inline(always)]
-    fn over(v: &View, mask: FeatureMask, mut running: impl FnMut(usize, usize, u32)) -> Tally {
+    fn over(
+        padded: &Padded,
+        board: &Board,
+        mask: FeatureMask,
+        mut running: impl FnMut(usize, &[u32; 8]),
+    ) -> Tally {
         let mut t = Tally::NONE;
-        let sites = PAD..PAD + v.width + 1;
-        let mut shares = Shares {
-            sites: sites.clone(),
-            mask,
-            sums: &mut t.sums,
-            running: &mut running,
-        };
-        shares.sum(0, |k| (v.cols[k - 1] ^ v.cols[k]).count_ones());
-        shares.sum(1, |k| v.column(k).map_or(0, column_transitions));
-        shares.sum(2, |k| v.column(k).map_or(0, holes));
-        shares.sum(3, |k| {
-            wells(v.cols[k - 1], v.cols[k], v.cols[k + 1], v.rows)
-        });
-        if mask & EXTRA_FEATURES == 0 {
-            return t;
+        let (width, rows) = (board.width(), board.rows_mask());
+        let mut left_height = 0;
+        for k in PAD..PAD + width {
+            let (left, c, right) = (padded[k - 1], padded[k], padded[k + 1]);
+            let height = column_height(c);
+            let sums = &mut t.sums;
+            sums[0] += (left ^ c).count_ones();
+            sums[1] += column_transitions(c);
+            sums[2] += height - c.count_ones();
+            if mask & bit(CUMULATIVE_WELLS) != 0 {
+                sums[3] += wells(left, c, below(height), right, rows);
+            }
+            if mask & EXTRA_FEATURES != 0 {
+                sums[4] += hole_depth(c);
+                sums[5] += height;
+                if k > PAD {
+                    let step = height as i32 - left_height as i32;
+                    sums[6] += step.unsigned_abs();
+                    sums[7] += step_count(step);
+                }
+                t.hole_rows |= hole_bits(c);
+                t.max_height = t.max_height.max(height);
+                left_height = height;
+            }
+            running(k, sums);
         }
-        shares.sum(4, |k| v.column(k).map_or(0, hole_depth));
-        shares.sum(5, |k| v.column(k).map_or(0, column_height));
-        shares.sum(6, |k| v.step(k).map_or(0, i32::unsigned_abs));
-        shares.sum(7, |k| v.step(k).map_or(0, step_count));
-        let columns = || sites.clone().filter_map(|k| v.column(k));
-        if mask & bit(ROWS_WITH_HOLES) != 0 {
-            t.hole_rows = columns().fold(0, |rows, c| rows | hole_bits(c));
-        }
-        if mask & bit(MAX_HEIGHT_FEATURE) != 0 {
-            t.max_height = columns().map(column_height).max().unwrap_or(0);
-        }
+        // The wall on the right: only the row transitions across its edge.
+        let k = PAD + width;
+        t.sums[0] += (padded[k - 1] ^ padded[k]).count_ones();
+        running(k, &t.sums);
         t
     }
 
@@ -563,12 +532,14 @@ impl Tally {
 /// gap or an older hole, heights by the piece's tops. Only row transitions, wells and height
 /// steps look at the cells of the sites around the drop.
 #[derive(Clone, Debug)]
-pub struct DropBase {
-    board: Board,
+pub struct DropBase<'a> {
+    board: &'a Board,
     mask: FeatureMask,
     padded: Padded,
     /// Heights of the columns of [`Padded`]; walls are as high as the board.
     heights: [u32; PADDED],
+    /// The board's rows.
+    rows: u64,
     /// `before[i]`: the sums of the sites left of column `i` of [`Padded`].
     before: [[u32; 8]; PADDED],
     /// The tally of the whole board.
@@ -582,39 +553,46 @@ pub struct DropBase {
     holed: u32,
 }
 
-impl DropBase {
-    /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted.
+impl<'a> DropBase<'a> {
+    /// Prepares `board` for drops whose features in `mask` (move features excluded) are wanted;
+    /// [`tally`](DropBase::tally) finishes it. Two steps because a value this large, finished
+    /// inside a constructor and moved out, is a copy that shows in the per-piece cost.
     #[inline(always)]
-    pub fn new(board: &Board, mask: FeatureMask) -> DropBase {
-        // Built in place, field by field: the arrays are large enough that assembling them
-        // apart and moving them in shows in the per-piece cost.
-        let mut base = DropBase {
-            board: *board,
+    pub fn new(board: &'a Board, mask: FeatureMask) -> DropBase<'a> {
+        let rows = board.rows_mask();
+        DropBase {
+            board,
             mask,
-            padded: board.padded(),
+            padded: [rows; PADDED],
             heights: [board.height as u32; PADDED],
+            rows,
             // Left of the board, walls stand next to walls: no share.
             before: [[0; 8]; PADDED],
             total: Tally::NONE,
-            full_left: [board.rows_mask(); MAX_WIDTH + 1],
-            full_right: [board.rows_mask(); MAX_WIDTH + 1],
+            full_left: [rows; MAX_WIDTH + 1],
+            full_right: [rows; MAX_WIDTH + 1],
             holed: 0,
-        };
-        let before = &mut base.before;
-        base.total = Tally::over(&View::new(&base.padded, board), mask, |slot, k, sum| {
-            before[k + 1][slot] = sum
-        });
-        let width = board.width();
+        }
+    }
+
+    /// Tallies the board, in place, and lends the finished base for its drops.
+    #[inline(always)]
+    pub fn tally(&mut self) -> &Self {
+        let (board, width) = (self.board, self.board.width());
         for (x, &c) in board.cols[..width].iter().enumerate() {
-            base.heights[PAD + x] = column_height(c);
-            base.holed |= ((holes(c) > 0) as u32) << x;
+            self.padded[PAD + x] = c;
+            self.heights[PAD + x] = column_height(c);
+            self.holed |= ((holes(c) > 0) as u32) << x;
+            self.full_left[x + 1] = self.full_left[x] & c;
         }
-        for x in 0..width {
-            base.full_left[x + 1] = base.full_left[x] & board.cols[x];
-            let x = width - 1 - x;
-            base.full_right[x] = base.full_right[x + 1] & board.cols[x];
+        for x in (0..width).rev() {
+            self.full_right[x] = self.full_right[x + 1] & board.cols[x];
         }
-        base
+        let before = &mut self.before;
+        self.total = Tally::over(&self.padded, board, self.mask, |k, sums| {
+            before[k + 1] = *sums
+        });
+        self
     }
 
     /// Drops a piece like [`Board::drop_piece`] onto `board`, which must hold the board this
@@ -641,125 +619,45 @@ impl DropBase {
         board: &mut Board,
         out: &mut FeatureValues,
     ) -> Landing {
-        // The window is [`Padded`] shifted left by the drop's column, so the covered columns
-        // start at PAD.
-        let shift = drop.column as usize;
+        let x = drop.column as usize;
         // Always true: lets the compiler drop its checks that the covered sites are columns.
-        assert!(shift + SPAN <= board.width());
-        let mut heights: [u32; WINDOW] = self.heights[shift..shift + WINDOW].try_into().unwrap();
-        let covered = PAD..PAD + SPAN;
-        let y = covered
-            .clone()
-            .zip(drop.bottoms)
-            .fold(0, |y, (k, b)| y.max(heights[k].saturating_sub(b as u32)));
-        let cells = board.place(drop, y, SPAN);
+        assert!(x + SPAN <= board.width());
+        // The sites around the drop: [`Padded`] from column `x`, so the covered columns are
+        // the sites from PAD on.
+        let cols: &[u64; WINDOW] = self.padded[x..x + WINDOW].try_into().unwrap();
+        let heights: &[u32; WINDOW] = self.heights[x..x + WINDOW].try_into().unwrap();
+        let y = (0..SPAN).fold(0, |y, j| {
+            y.max(heights[PAD + j].saturating_sub(drop.bottoms[j] as u32))
+        });
         if board.tops_out(drop, y) {
+            board.place(drop, y, SPAN, true);
             return board.settle(drop, y, true, 0);
         }
-        let mut window: [u64; WINDOW] = self.padded[shift..shift + WINDOW].try_into().unwrap();
-        for (col, cell) in window[covered.clone()].iter_mut().zip(cells) {
-            *col |= cell;
-        }
-        let full = window[covered.clone()].iter().fold(
-            self.full_left[shift] & self.full_right[shift + SPAN],
-            |full, &c| full & c,
-        );
+        let cells = board.place(drop, y, SPAN, false);
+        let runs: [u64; SPAN] = std::array::from_fn(|j| cells[j]);
+        let covered: [u64; SPAN] = std::array::from_fn(|j| cols[PAD + j] | runs[j]);
+        let full = covered
+            .iter()
+            .fold(self.full_left[x] & self.full_right[x + SPAN], |full, &c| {
+                full & c
+            });
         let landing = board.settle(drop, y, false, full);
         if landing.lines > 0 {
             board.features(self.mask, out);
-            return landing;
+        } else {
+            let after = After {
+                base: self,
+                drop,
+                x,
+                y,
+                cols,
+                heights,
+                runs,
+                covered,
+            };
+            after.write(out);
         }
-        let mut gaps = [0; SPAN];
-        let old: [u32; SPAN] = heights[covered.clone()].try_into().unwrap();
-        for (j, k) in covered.enumerate() {
-            gaps[j] = y + drop.bottoms[j] as u32 - old[j];
-            heights[k] = y + drop.tops[j] as u32;
-        }
-        let covered = Covered { drop, old, gaps };
-        let tally = self.tally_after::<SPAN>(shift, &window, &heights, &covered, board);
-        tally.write(self.mask, out);
         landing
-    }
-
-    /// The board's tally after a drop at column `shift` that cleared no line, from the
-    /// window and heights of the sites around it and the gaps under its covered columns.
-    #[inline(always)]
-    fn tally_after<const SPAN: usize>(
-        &self,
-        shift: usize,
-        window: &[u64; WINDOW],
-        heights: &[u32; WINDOW],
-        covered: &Covered<SPAN>,
-        board: &Board,
-    ) -> Tally {
-        let mut t = self.total;
-        let edges = PAD..PAD + SPAN + 1;
-        let rows = board.rows_mask();
-        self.renew(&mut t, shift, 0, edges.clone(), |k| {
-            (window[k - 1] ^ window[k]).count_ones()
-        });
-        if self.mask & bit(CUMULATIVE_WELLS) != 0 {
-            self.renew(&mut t, shift, 3, PAD..PAD + SPAN, |k| {
-                wells_on(window[k - 1], window[k], heights[k], window[k + 1], rows)
-            });
-            // A neighbour's well cells only gain the empty cells the piece now borders on one
-            // side while the column beyond borders them on the other; its old cells stay.
-            let old = &self.padded[shift..shift + WINDOW];
-            for (k, piece, beyond) in [
-                (PAD - 1, PAD, PAD - 2),
-                (PAD + SPAN, PAD + SPAN - 1, PAD + SPAN + 1),
-            ] {
-                let gained = window[piece] & !old[piece] & window[beyond] & !window[k] & rows;
-                t.sums[3] += well_depths(gained, window[k], rows);
-            }
-        }
-        if self.mask & bit(COLUMN_TRANSITIONS) != 0 {
-            t.sums[1] += 2 * covered.gaps.iter().map(|&g| (g > 0) as u32).sum::<u32>();
-        }
-        if self.mask & bit(HOLES) != 0 {
-            t.sums[2] += covered.gaps.iter().sum::<u32>();
-        }
-        if self.mask & EXTRA_FEATURES == 0 {
-            return t;
-        }
-        let new = &heights[PAD..PAD + SPAN];
-        for (j, (&gap, &old)) in covered.gaps.iter().zip(&covered.old).enumerate() {
-            // Cells stacked onto a gap, or onto a column that had a hole, deepen a hole.
-            let deepens = gap > 0 || self.holed >> (shift + j) & 1 != 0;
-            t.sums[4] += covered.drop.cells[j] as u32 * deepens as u32;
-            t.sums[5] += new[j] - old;
-            t.max_height = t.max_height.max(new[j]);
-            t.hole_rows |= below(gap) << old;
-        }
-        // A height step across an edge, if both sides are board columns.
-        let width = board.width();
-        let step = |k: usize| {
-            ((shift + k).wrapping_sub(PAD + 1) < width - 1)
-                .then(|| heights[k] as i32 - heights[k - 1] as i32)
-        };
-        self.renew(&mut t, shift, 6, edges.clone(), |k| {
-            step(k).map_or(0, i32::unsigned_abs)
-        });
-        self.renew(&mut t, shift, 7, edges, |k| step(k).map_or(0, step_count));
-        t
-    }
-
-    /// Trades the board's shares of [`SUMS`]`[slot]` over `sites` of the window at column
-    /// `shift` for the new ones, if the feature is wanted.
-    #[inline(always)]
-    fn renew(
-        &self,
-        t: &mut Tally,
-        shift: usize,
-        slot: usize,
-        sites: Range<usize>,
-        share: impl Fn(usize) -> u32,
-    ) {
-        if self.mask & bit(SUMS[slot]) != 0 {
-            let before = &self.before[shift..shift + WINDOW];
-            t.sums[slot] += sites.clone().map(share).sum::<u32>();
-            t.sums[slot] -= before[sites.end][slot] - before[sites.start][slot];
-        }
     }
 
     /// Gives back the board a [`drop`](DropBase::drop) changed: only the covered columns
@@ -767,7 +665,7 @@ impl DropBase {
     #[inline(always)]
     pub fn undo(&self, drop: &Drop, board: &mut Board, landing: &Landing) {
         if landing.lines > 0 {
-            *board = self.board;
+            *board = *self.board;
         } else {
             // Four columns from the first covered one, or the last four: a fixed-size copy,
             // not a call to memcpy.
@@ -777,12 +675,175 @@ impl DropBase {
     }
 }
 
-/// The covered columns of a drop that cleared no line: their heights before it and the gap
-/// it left under each (the empty cells between the column's top and the piece: new holes).
-struct Covered<'a, const SPAN: usize> {
+/// The sites around a drop that cleared no line, after it: site `k` is column `x + k` of
+/// [`Padded`], so the covered columns are the sites from [`PAD`] on.
+struct After<'a, const SPAN: usize> {
+    base: &'a DropBase<'a>,
     drop: &'a Drop,
-    old: [u32; SPAN],
-    gaps: [u32; SPAN],
+    x: usize,
+    /// Row of the piece's bottom row.
+    y: u32,
+    /// The sites' cells and heights before the drop.
+    cols: &'a [u64; WINDOW],
+    heights: &'a [u32; WINDOW],
+    /// The piece's cells in each covered column: one run, right above the gap.
+    runs: [u64; SPAN],
+    /// The covered columns after the drop.
+    covered: [u64; SPAN],
+}
+
+impl<const SPAN: usize> After<'_, SPAN> {
+    /// Site `k`'s cells after the drop.
+    #[inline(always)]
+    fn col(&self, k: usize) -> u64 {
+        match k.checked_sub(PAD) {
+            Some(j) if j < SPAN => self.covered[j],
+            _ => self.cols[k],
+        }
+    }
+
+    /// Site `k`'s height after the drop; walls are as high as the board.
+    #[inline(always)]
+    fn height(&self, k: usize) -> u32 {
+        match k.checked_sub(PAD) {
+            Some(j) if j < SPAN => self.y + self.drop.tops[j] as u32,
+            _ => self.heights[k],
+        }
+    }
+
+    /// The gap under covered column `j`: the empty cells between its old top and the piece,
+    /// new holes.
+    #[inline(always)]
+    fn gap(&self, j: usize) -> u32 {
+        self.y + self.drop.bottoms[j] as u32 - self.heights[PAD + j]
+    }
+
+    /// The board's sum of [`SUMS`]`[slot]` after the drop: the whole board's, with the shares
+    /// of `sites` before the drop traded for `new`, theirs after it.
+    #[inline(always)]
+    fn traded(&self, slot: usize, sites: Range<usize>, new: u32) -> u32 {
+        let before = &self.base.before[self.x..self.x + WINDOW];
+        self.base.total.sums[slot] - (before[sites.end][slot] - before[sites.start][slot]) + new
+    }
+
+    /// Writes the features in the mask (move features excluded) of the board after the drop.
+    ///
+    /// Most changes follow from the gap under each covered column: holes grow by the gap,
+    /// column transitions by two per gapped column, hole depth by the piece's cells over a
+    /// gap or an older hole, heights by the piece's tops. Only row transitions, wells and
+    /// height steps look at the cells of the sites around the drop.
+    #[inline(always)]
+    fn write(&self, out: &mut FeatureValues) {
+        let mask = self.base.mask;
+        let total = &self.base.total;
+        let edges = PAD..PAD + SPAN + 1;
+        let mut put = |feature: usize, value: u32| out.0[feature] = value as f64;
+        if mask & bit(ROW_TRANSITIONS) != 0 {
+            let new = edges
+                .clone()
+                .map(|k| (self.col(k - 1) ^ self.col(k)).count_ones());
+            put(ROW_TRANSITIONS, self.traded(0, edges.clone(), new.sum()));
+        }
+        if mask & (bit(COLUMN_TRANSITIONS) | bit(HOLES)) != 0 {
+            // One pass over the gaps for both: (gapped columns, gap cells).
+            let (gapped, gaps) = (0..SPAN).fold((0, 0), |(gapped, gaps), j| {
+                let gap = self.gap(j);
+                (gapped + (gap > 0) as u32, gaps + gap)
+            });
+            if mask & bit(COLUMN_TRANSITIONS) != 0 {
+                put(COLUMN_TRANSITIONS, total.sums[1] + 2 * gapped);
+            }
+            if mask & bit(HOLES) != 0 {
+                put(HOLES, total.sums[2] + gaps);
+            }
+        }
+        if mask & bit(CUMULATIVE_WELLS) != 0 {
+            put(
+                CUMULATIVE_WELLS,
+                self.traded(3, PAD..PAD + SPAN, self.wells()),
+            );
+        }
+        if mask & EXTRA_FEATURES == 0 {
+            return;
+        }
+        let (mut depth, mut raised, mut hole_rows, mut max_height) =
+            (0, 0, total.hole_rows, total.max_height);
+        // Board column `x + j` is covered column `j`.
+        let holed = self.base.holed >> self.x;
+        for j in 0..SPAN {
+            let (gap, old, new) = (self.gap(j), self.heights[PAD + j], self.height(PAD + j));
+            // Cells stacked onto a gap, or onto a column that had a hole, deepen a hole.
+            let deepens = gap > 0 || holed >> j & 1 != 0;
+            depth += self.drop.cells[j] as u32 * deepens as u32;
+            raised += new - old;
+            max_height = max_height.max(new);
+            hole_rows |= below(gap) << old;
+        }
+        if mask & bit(HOLE_DEPTH) != 0 {
+            put(HOLE_DEPTH, total.sums[4] + depth);
+        }
+        if mask & bit(AGGREGATE_HEIGHT) != 0 {
+            put(AGGREGATE_HEIGHT, total.sums[5] + raised);
+        }
+        if mask & bit(MAX_HEIGHT_FEATURE) != 0 {
+            put(MAX_HEIGHT_FEATURE, max_height);
+        }
+        if mask & bit(ROWS_WITH_HOLES) != 0 {
+            put(ROWS_WITH_HOLES, hole_rows.count_ones());
+        }
+        // A height step across an edge, if both sides are board columns.
+        let width = self.base.board.width();
+        let step = |k: usize| {
+            ((self.x + k).wrapping_sub(PAD + 1) < width - 1)
+                .then(|| self.height(k) as i32 - self.height(k - 1) as i32)
+        };
+        let steps = |share: fn(i32) -> u32| edges.clone().map(|k| step(k).map_or(0, share)).sum();
+        if mask & bit(BUMPINESS) != 0 {
+            put(
+                BUMPINESS,
+                self.traded(6, edges.clone(), steps(i32::unsigned_abs)),
+            );
+        }
+        if mask & bit(PATTERN_DIVERSITY) != 0 {
+            let counts = self.traded(7, edges.clone(), steps(step_count));
+            put(PATTERN_DIVERSITY, distinct_steps(counts));
+        }
+    }
+
+    /// The wells of the covered columns after the drop, and those the two neighbours gain
+    /// (their old well cells stay as they were: a neighbour only gains the empty cells the
+    /// piece now borders while the column beyond borders them on the other side).
+    #[inline(always)]
+    fn wells(&self) -> u32 {
+        let rows = self.base.rows;
+        let mut sum = 0;
+        for j in 0..SPAN {
+            let k = PAD + j;
+            let (left, c, right) = (self.col(k - 1), self.covered[j], self.col(k + 1));
+            // The piece's cells are one run up to the column's new top.
+            let run = self.runs[j];
+            sum += wells(left, c, run | (run - 1), right, rows);
+        }
+        let sides = [
+            (PAD - 1, 0, PAD - 2),
+            (PAD + SPAN, SPAN - 1, PAD + SPAN + 1),
+        ];
+        for (k, j, beyond) in sides {
+            let gained = self.runs[j] & self.col(beyond) & !self.col(k);
+            let height = self.heights[k];
+            // Usually the gained cells all lie above the neighbour's top (trailing zeros count
+            // 64 for none), so the one in row y + i scores y + i + 1 less that top; they lie in
+            // the piece's four rows from y.
+            sum += if gained.trailing_zeros() >= height {
+                let rel = (gained >> self.y) as usize & 0b1111;
+                let n = rel.count_ones();
+                (RUN_ROWS[rel] as u32 + n * self.y).wrapping_sub(n * height)
+            } else {
+                well_depths(gained, self.col(k), rows)
+            };
+        }
+        sum
+    }
 }
 
 #[cfg(test)]
@@ -898,7 +959,8 @@ mod tests {
             let mut want = FeatureValues::default();
             full.features(mask, &mut want);
 
-            let base = DropBase::new(&b, mask);
+            let mut base = DropBase::new(&b, mask);
+            let base = base.tally();
             let mut after = b;
             let mut got = FeatureValues::default();
             let landing = base.drop(&drop, &mut after, &mut got);

@@ -156,7 +156,8 @@ impl Tetris {
         mut visit: impl FnMut(Placement, bool, &A, &Outcome, &FeatureValues),
     ) {
         let mut features = FeatureValues::default();
-        let base = DropBase::new(&position.board, mask & !MOVE_FEATURES);
+        let mut base = DropBase::new(&position.board, mask & !MOVE_FEATURES);
+        let base = base.tally();
         for drop in self.table.drops(position.piece) {
             let landing = base.drop(drop, board_of(after), &mut features);
             let outcome = Outcome {

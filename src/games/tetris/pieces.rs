@@ -59,6 +59,8 @@ pub struct Drop {
     pub span: u8,
     /// Piece height in rows.
     pub rows: u8,
+    /// (rows − 1) / 2: the landing height is the bottom row plus this.
+    pub mid_row: f64,
     /// Per covered column, the cell bits relative to the piece's bottom row.
     pub masks: [u64; 4],
     /// Per covered column, the offset of its lowest cell above the piece's bottom row.
@@ -114,6 +116,7 @@ impl DropTable {
                         column: column as u8,
                         span: span as u8,
                         rows: rows as u8,
+                        mid_row: (rows as f64 - 1.0) / 2.0,
                         masks,
                         bottoms,
                         tops,

@@ -100,6 +100,22 @@ impl Default for RunConfig {
     }
 }
 
+/// The built-in run's baseline: Dellacherie's weights, the repository's file, with a copy built
+/// in so that `evolve` with no arguments works from any directory (an installed binary too).
+const BUILTIN_BASELINE: (&str, &str) = (
+    "weights/tetris/dellacherie.toml",
+    include_str!("../weights/tetris/dellacherie.toml"),
+);
+
+/// A run's baseline weights: the file, or the built-in copy when the built-in baseline's path
+/// is not there.
+fn load_baseline(path: &Path) -> Result<WeightFile> {
+    if path == Path::new(BUILTIN_BASELINE.0) && !path.exists() {
+        return WeightFile::parse(BUILTIN_BASELINE.1);
+    }
+    WeightFile::load(path)
+}
+
 impl RunConfig {
     /// The built-in run of `evolve` with no arguments: Tetris on 10 × 10 from random weights,
     /// sized to finish in a few minutes on two cores, compared with Dellacherie's weights on
@@ -109,7 +125,7 @@ impl RunConfig {
             name: "default".into(),
             max_pieces: 20_000,
             final_games: 2_000,
-            baseline: Some(PathBuf::from("weights/tetris/dellacherie.toml")),
+            baseline: Some(PathBuf::from(BUILTIN_BASELINE.0)),
             game: GameSpec {
                 game: Some("tetris".into()),
                 width: Some(10),
@@ -273,7 +289,7 @@ pub fn evolve<G: Game>(
     }
     let baseline = match &config.baseline {
         Some(path) => {
-            let file = WeightFile::load(path)?;
+            let file = load_baseline(path)?;
             let player = LinearPlayer::from_file(game, &file)
                 .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
             Some((path.clone(), player))

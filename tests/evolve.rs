@@ -291,3 +291,38 @@ fn resume_without_checkpoint_is_an_error() {
         "config file nothing/run.toml",
     );
 }
+
+/// `evolve` with no config, run outside the repository (an installed binary, another working
+/// directory): the built-in run's Dellacherie baseline is built in, and scores on the 2,000
+/// held-out games what README and reports/tetris-default record for it.
+#[test]
+fn built_in_run_works_outside_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_in(
+        dir.path(),
+        &[
+            "evolve",
+            "--generations",
+            "1",
+            "--population",
+            "4",
+            "--games",
+            "2",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout
+            .contains("baseline weights/tetris/dellacherie.toml: 2180.4 ± 93.9 on the same games"),
+        "{stdout}"
+    );
+    assert!(dir.path().join("run/best.toml").exists());
+}

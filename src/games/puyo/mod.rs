@@ -195,11 +195,7 @@ impl Puyo {
     /// The next pair: uniform colours from `rng` (programming) or the next of the cycle (Tsu).
     fn deal(&self, cycle: &mut Cycle, rng: &mut ChaCha8Rng) -> Pair {
         match self.rules {
-            Rules::Programming => Pair {
-                axis: rng.random_range(1..=self.colours),
-                child: rng.random_range(1..=self.colours),
-            },
-            Rules::Tsu => {
+            Rules::Tsu if *cycle != Cycle::UNUSED => {
                 let p = cycle.pairs[cycle.dealt as usize];
                 cycle.dealt = ((cycle.dealt as usize + 1) % TSU_CYCLE) as u8;
                 Pair {
@@ -207,6 +203,11 @@ impl Puyo {
                     child: p >> 4,
                 }
             }
+            // The programming rules, and a position given for analysis, which has no cycle.
+            _ => Pair {
+                axis: rng.random_range(1..=self.colours),
+                child: rng.random_range(1..=self.colours),
+            },
         }
     }
 
@@ -431,6 +432,31 @@ mod tests {
             // start dealt the cycle's first pair, so it comes back last.
             assert_eq!(position.pair, Some(first[TSU_CYCLE - 1]));
         }
+    }
+
+    #[test]
+    fn a_tsu_position_given_for_analysis_plays_on_with_real_pairs() {
+        let game = Puyo::new(Rules::Tsu);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut position = Position::new(Field::EMPTY, Pair { axis: 1, child: 2 });
+        // Upright pairs two columns apart: no four can join, nothing pops.
+        for column in [0, 2, 4] {
+            let outcome = game.apply(
+                &mut position,
+                Placement {
+                    column,
+                    rotation: 1,
+                },
+                &mut rng,
+            );
+            assert!(!outcome.game_over);
+            let pair = position.pair.unwrap();
+            assert!(
+                (1..=4).contains(&pair.axis) && (1..=4).contains(&pair.child),
+                "{pair:?}"
+            );
+        }
+        assert_eq!(position.field.count(), 6);
     }
 
     #[test]

@@ -250,8 +250,10 @@ impl Chart for WeightsChart<'_> {
     {
         let (title, features, rows) = (self.title, self.features, self.rows);
         root.fill(&WHITE).map_err(plot_err)?;
+        // The legend gets a column of its own: inside the plot it hides the lines it names.
+        let (plot, legend) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub(190));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
-        let mut chart = ChartBuilder::on(root)
+        let mut chart = ChartBuilder::on(&plot)
             .caption(title, ("sans-serif", 24))
             .margin(16)
             .x_label_area_size(44)
@@ -273,20 +275,15 @@ impl Chart for WeightsChart<'_> {
                     rows.iter().map(|r| (r.generation, r.best_weights[i])),
                     color.stroke_width(2),
                 ))
-                .map_err(plot_err)?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2))
-                });
+                .map_err(plot_err)?;
+            let y = 64 + 22 * i as i32;
+            legend
+                .draw(&PathElement::new([(0, y), (24, y)], color.stroke_width(2)))
+                .map_err(plot_err)?;
+            legend
+                .draw(&Text::new(name.as_str(), (32, y - 8), ("sans-serif", 14)))
+                .map_err(plot_err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(plot_err)?;
         Ok(())
     }
 }

@@ -57,13 +57,40 @@ impl LinearPlayer {
     }
 
     /// `w · φ`, or the move's terminal value when it decides the game.
-    #[inline]
+    #[inline(always)]
     pub fn score(&self, outcome: &Outcome, features: &FeatureValues) -> f64 {
         if let Some(v) = outcome.terminal_value {
             return v;
         }
+        // A sum unrolled for each common length: no loop to run per placement scored. The
+        // terms are added one by one in feature order whatever the length, so every choice is
+        // bit for bit the same.
+        match self.len {
+            0 => 0.0,
+            1 => self.sum::<1>(features),
+            2 => self.sum::<2>(features),
+            3 => self.sum::<3>(features),
+            4 => self.sum::<4>(features),
+            5 => self.sum::<5>(features),
+            6 => self.sum::<6>(features),
+            7 => self.sum::<7>(features),
+            8 => self.sum::<8>(features),
+            9 => self.sum::<9>(features),
+            10 => self.sum::<10>(features),
+            _ => self.sum_of(&self.terms[..self.len], features),
+        }
+    }
+
+    #[inline(always)]
+    fn sum<const N: usize>(&self, features: &FeatureValues) -> f64 {
+        let terms: &[(u8, f64); N] = self.terms[..N].try_into().unwrap();
+        self.sum_of(terms, features)
+    }
+
+    #[inline(always)]
+    fn sum_of(&self, terms: &[(u8, f64)], features: &FeatureValues) -> f64 {
         let mut s = 0.0;
-        for &(i, w) in &self.terms[..self.len] {
+        for &(i, w) in terms {
             // Always < MAX_FEATURES, a power of two: the mask spares a bounds check per term.
             s += w * features.0[i as usize % MAX_FEATURES];
         }
@@ -74,22 +101,31 @@ impl LinearPlayer {
     /// offers no move.
     pub fn choose<G: Game>(&self, game: &G, position: &G::Position) -> Option<G::Move> {
         let mut best: Option<(G::Move, f64)> = None;
-        game.for_each_move(position, self.mask, &mut |mv, after, outcome, features| {
-            let mut value = self.score(outcome, features);
-            if outcome.terminal_value.is_none() && game.knows_next(after) {
-                value = self.best_value(game, after);
-            }
+        let mut consider = |mv, value| {
             if best.is_none_or(|(_, b)| value > b) {
                 best = Some((mv, value));
             }
-        });
+        };
+        if game.shows_next(position) {
+            game.for_each_move(position, self.mask, &mut |mv, after, outcome, features| {
+                let value = match outcome.terminal_value {
+                    Some(_) => self.score(outcome, features),
+                    None => self.best_value(game, after),
+                };
+                consider(mv, value);
+            });
+        } else {
+            game.for_each_outcome(position, self.mask, &mut |mv, outcome, features| {
+                consider(mv, self.score(outcome, features))
+            });
+        }
         best.map(|(mv, _)| mv)
     }
 
     /// The best score over the moves of `position`, −∞ when it has none.
     fn best_value<G: Game>(&self, game: &G, position: &G::Position) -> f64 {
         let mut best = f64::NEG_INFINITY;
-        game.for_each_move(position, self.mask, &mut |_, _, outcome, features| {
+        game.for_each_outcome(position, self.mask, &mut |_, outcome, features| {
             best = best.max(self.score(outcome, features));
         });
         best

@@ -90,9 +90,23 @@ pub trait Game: Send + Sync {
         visit: &mut impl FnMut(Self::Move, &Self::Position, &Outcome, &FeatureValues),
     );
 
-    /// Whether the position after a move knows its current piece, so a player may look one
-    /// ply further.
-    fn knows_next(&self, position: &Self::Position) -> bool;
+    /// [`for_each_move`](Game::for_each_move) without the positions after the moves: all a
+    /// player that looks no further needs. A game whose after-positions cost time to build
+    /// overrides it to skip building them.
+    fn for_each_outcome(
+        &self,
+        position: &Self::Position,
+        mask: FeatureMask,
+        visit: &mut impl FnMut(Self::Move, &Outcome, &FeatureValues),
+    ) {
+        self.for_each_move(position, mask, &mut |mv, _, outcome, features| {
+            visit(mv, outcome, features)
+        });
+    }
+
+    /// Whether the positions after this position's moves know their piece (the game shows
+    /// the next one), so a player may look one ply further.
+    fn shows_next(&self, position: &Self::Position) -> bool;
 
     /// Plays `mv` for real: applies it and draws the next piece from `rng`.
     fn apply(&self, position: &mut Self::Position, mv: Self::Move, rng: &mut ChaCha8Rng)

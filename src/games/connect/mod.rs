@@ -529,7 +529,7 @@ impl Game for Connect {
     /// Never: the next move is the opponent's, and the linear player's one-player lookahead
     /// would maximise the opponent's evaluation. Deeper play is [`agents::LinearAgent`]'s
     /// alpha-beta.
-    fn knows_next(&self, _position: &Position) -> bool {
+    fn shows_next(&self, _position: &Position) -> bool {
         false
     }
 

@@ -313,8 +313,8 @@ impl Game for Puyo {
         }
     }
 
-    fn knows_next(&self, position: &Position) -> bool {
-        position.pair.is_some()
+    fn shows_next(&self, position: &Position) -> bool {
+        position.next.is_some()
     }
 
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {

@@ -157,24 +157,36 @@ impl Board {
         y
     }
 
-    /// ORs the piece's cells into its columns with its bottom row at `y` and returns them per
-    /// covered column; a piece that tops out keeps only its cells inside the board.
+    /// The piece's cells per covered column with its bottom row at `y`; a piece that tops out
+    /// keeps only its cells inside the board.
     #[inline(always)]
-    fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) -> [u64; 4] {
-        let x0 = drop.column as usize;
+    fn piece_cells(&self, drop: &Drop, y: u32, topout: bool) -> [u64; 4] {
         let rows = self.rows_mask();
-        let mut cells = [0; 4];
-        // One bounds check for the covered columns, not one per column.
-        let covered = &mut self.cols[x0..x0 + span];
-        for ((cell, mask), col) in cells.iter_mut().zip(drop.masks).zip(covered) {
+        drop.masks.map(|mask| {
             // Unless the piece tops out, y + rows ≤ H ≤ 64: the cells are all inside the board.
-            *cell = if topout {
+            if topout {
                 mask.checked_shl(y).unwrap_or(0) & rows
             } else {
                 mask << y
-            };
-            *col |= *cell;
+            }
+        })
+    }
+
+    /// ORs `cells` ([`piece_cells`](Board::piece_cells)) into the piece's columns.
+    #[inline(always)]
+    fn put_cells(&mut self, drop: &Drop, span: usize, cells: &[u64; 4]) {
+        let x0 = drop.column as usize;
+        // One bounds check for the covered columns, not one per column.
+        for (col, cell) in self.cols[x0..x0 + span].iter_mut().zip(cells) {
+            *col |= cell;
         }
+    }
+
+    /// Places the piece with its bottom row at `y` and returns its cells per covered column.
+    #[inline(always)]
+    fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) -> [u64; 4] {
+        let cells = self.piece_cells(drop, y, topout);
+        self.put_cells(drop, span, &cells);
         cells
     }
 
@@ -412,6 +424,9 @@ const SUMS: [usize; 8] = [
 ];
 /// Where pattern diversity's counts are in [`SUMS`].
 const SUM_STEPS: usize = 7;
+/// The slots of [`SUMS`] a drop recomputes site by site (row transitions, wells, bumpiness,
+/// height steps), so [`DropBase`] keeps their running sums; the others follow from the gaps.
+const TRADED: [usize; 4] = [0, 3, 6, SUM_STEPS];
 /// The sums of Dellacherie's board features, first in [`SUMS`]; the rest are skipped together
 /// when a weight set uses none of [`EXTRA_FEATURES`].
 const DELLACHERIE_SUMS: usize = 4;
@@ -542,8 +557,9 @@ pub struct DropBase<'a> {
     /// 2 % more instructions (cachegrind), as did filling `padded` with [`Board::padded`]
     /// instead of in [`tally`](DropBase::tally)'s pass.
     rows: u64,
-    /// `before[i]`: the sums of the sites left of column `i` of [`Padded`].
-    before: [[u32; 8]; PADDED],
+    /// `before[i][t]`: the sum of [`SUMS`]`[`[`TRADED`]`[t]]` over the sites left of column
+    /// `i` of [`Padded`].
+    before: [[u32; TRADED.len()]; PADDED],
     /// The tally of the whole board.
     total: Tally,
     /// `full_left[x]`: the rows full in every column left of board column `x`.
@@ -569,7 +585,7 @@ impl<'a> DropBase<'a> {
             heights: [board.height as u32; PADDED],
             rows,
             // Left of the board, walls stand next to walls: no share.
-            before: [[0; 8]; PADDED],
+            before: [[0; TRADED.len()]; PADDED],
             total: Tally::NONE,
             full_left: [rows; MAX_WIDTH + 1],
             full_right: [rows; MAX_WIDTH + 1],
@@ -592,7 +608,7 @@ impl<'a> DropBase<'a> {
         }
         let before = &mut self.before;
         self.total = Tally::over(&self.padded, board, self.mask, |k, sums| {
-            before[k + 1] = *sums
+            before[k + 1] = TRADED.map(|slot| sums[slot])
         });
         self
     }
@@ -602,20 +618,29 @@ impl<'a> DropBase<'a> {
     /// it tops out writes the features of the board it leaves into `out`. Working in the
     /// caller's board lets a caller keep it inside a larger value and undo a drop by restoring
     /// a few columns instead of copying whole boards.
+    ///
+    /// Without `KEEP` the piece is left on `board` only when it clears rows (their removal
+    /// needs it there): a caller that wants the features and not the board saves the writes
+    /// and most undos.
     #[inline(always)]
-    pub fn drop(&self, drop: &Drop, board: &mut Board, out: &mut FeatureValues) -> Landing {
+    pub fn drop<const KEEP: bool>(
+        &self,
+        drop: &Drop,
+        board: &mut Board,
+        out: &mut FeatureValues,
+    ) -> Landing {
         match drop.span {
-            1 => self.drop_spanning::<1>(drop, board, out),
-            2 => self.drop_spanning::<2>(drop, board, out),
-            3 => self.drop_spanning::<3>(drop, board, out),
-            _ => self.drop_spanning::<4>(drop, board, out),
+            1 => self.drop_spanning::<1, KEEP>(drop, board, out),
+            2 => self.drop_spanning::<2, KEEP>(drop, board, out),
+            3 => self.drop_spanning::<3, KEEP>(drop, board, out),
+            _ => self.drop_spanning::<4, KEEP>(drop, board, out),
         }
     }
 
     /// [`drop`](DropBase::drop) for a piece `SPAN` columns wide: with the span a constant,
     /// every loop over the covered columns and the sites around them unrolls.
     #[inline(always)]
-    fn drop_spanning<const SPAN: usize>(
+    fn drop_spanning<const SPAN: usize, const KEEP: bool>(
         &self,
         drop: &Drop,
         board: &mut Board,
@@ -632,10 +657,12 @@ impl<'a> DropBase<'a> {
             y.max(heights[PAD + j].saturating_sub(drop.bottoms[j] as u32))
         });
         if board.tops_out(drop, y) {
-            board.place(drop, y, SPAN, true);
+            if KEEP {
+                board.place(drop, y, SPAN, true);
+            }
             return board.settle(drop, y, true, 0);
         }
-        let cells = board.place(drop, y, SPAN, false);
+        let cells = board.piece_cells(drop, y, false);
         let runs: [u64; SPAN] = std::array::from_fn(|j| cells[j]);
         let covered: [u64; SPAN] = std::array::from_fn(|j| cols[PAD + j] | runs[j]);
         let full = covered
@@ -643,6 +670,9 @@ impl<'a> DropBase<'a> {
             .fold(self.full_left[x] & self.full_right[x + SPAN], |full, &c| {
                 full & c
             });
+        if KEEP || full != 0 {
+            board.put_cells(drop, SPAN, &cells);
+        }
         let landing = board.settle(drop, y, false, full);
         if landing.lines > 0 {
             board.features(self.mask, out);
@@ -662,13 +692,13 @@ impl<'a> DropBase<'a> {
         landing
     }
 
-    /// Gives back the board a [`drop`](DropBase::drop) changed: only the covered columns
-    /// unless rows were removed.
+    /// Gives back the board a [`drop`](DropBase::drop) with the same `KEEP` changed: only the
+    /// covered columns unless rows were removed, nothing if neither.
     #[inline(always)]
-    pub fn undo(&self, drop: &Drop, board: &mut Board, landing: &Landing) {
+    pub fn undo<const KEEP: bool>(&self, drop: &Drop, board: &mut Board, landing: &Landing) {
         if landing.lines > 0 {
             *board = *self.board;
-        } else {
+        } else if KEEP {
             // Four columns from the first covered one, or the last four: a fixed-size copy,
             // not a call to memcpy.
             let cols = (drop.column as usize).min(MAX_WIDTH - 4)..;
@@ -720,12 +750,12 @@ impl<const SPAN: usize> After<'_, SPAN> {
         self.y + self.drop.bottoms[j] as u32 - self.heights[PAD + j]
     }
 
-    /// The board's sum of [`SUMS`]`[slot]` after the drop: the whole board's, with the shares
-    /// of `sites` before the drop traded for `new`, theirs after it.
+    /// The board's sum of [`SUMS`]`[`[`TRADED`]`[t]]` after the drop: the whole board's, with
+    /// the shares of `sites` before the drop traded for `new`, theirs after it.
     #[inline(always)]
-    fn traded(&self, slot: usize, sites: Range<usize>, new: u32) -> u32 {
+    fn traded(&self, t: usize, sites: Range<usize>, new: u32) -> u32 {
         let before = &self.base.before[self.x..self.x + WINDOW];
-        self.base.total.sums[slot] - (before[sites.end][slot] - before[sites.start][slot]) + new
+        self.base.total.sums[TRADED[t]] - (before[sites.end][t] - before[sites.start][t]) + new
     }
 
     /// Writes the features in the mask (move features excluded) of the board after the drop.
@@ -762,7 +792,7 @@ impl<const SPAN: usize> After<'_, SPAN> {
         if mask & bit(CUMULATIVE_WELLS) != 0 {
             put(
                 CUMULATIVE_WELLS,
-                self.traded(3, PAD..PAD + SPAN, self.wells()),
+                self.traded(1, PAD..PAD + SPAN, self.wells()),
             );
         }
         if mask & EXTRA_FEATURES == 0 {
@@ -803,11 +833,11 @@ impl<const SPAN: usize> After<'_, SPAN> {
         if mask & bit(BUMPINESS) != 0 {
             put(
                 BUMPINESS,
-                self.traded(6, edges.clone(), steps(i32::unsigned_abs)),
+                self.traded(2, edges.clone(), steps(i32::unsigned_abs)),
             );
         }
         if mask & bit(PATTERN_DIVERSITY) != 0 {
-            let counts = self.traded(7, edges.clone(), steps(step_count));
+            let counts = self.traded(3, edges.clone(), steps(step_count));
             put(PATTERN_DIVERSITY, distinct_steps(counts));
         }
     }
@@ -953,6 +983,23 @@ mod tests {
         )
     }
 
+    /// The features in `mask` of a drop that did not top out are `want`'s.
+    fn check_features(
+        got: &FeatureValues,
+        want: &FeatureValues,
+        mask: FeatureMask,
+        landing: &Landing,
+    ) -> Result<(), TestCaseError> {
+        if !landing.topout {
+            for (i, name) in FEATURE_NAMES.iter().enumerate() {
+                if mask & 1 << i != 0 {
+                    prop_assert_eq!(got.0[i], want.0[i], "{}", name);
+                }
+            }
+        }
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn incremental_features_equal_full_recomputation((b, drop, mask) in cases()) {
@@ -965,17 +1012,19 @@ mod tests {
             let base = base.tally();
             let mut after = b;
             let mut got = FeatureValues::default();
-            let landing = base.drop(&drop, &mut after, &mut got);
+            let landing = base.drop::<true>(&drop, &mut after, &mut got);
             prop_assert_eq!(landing, want_landing);
             prop_assert_eq!(after, full);
-            if !landing.topout {
-                for (i, name) in FEATURE_NAMES.iter().enumerate() {
-                    if mask & 1 << i != 0 {
-                        prop_assert_eq!(got.0[i], want.0[i], "{}", name);
-                    }
-                }
-            }
-            base.undo(&drop, &mut after, &landing);
+            check_features(&got, &want, mask, &landing)?;
+            base.undo::<true>(&drop, &mut after, &landing);
+            prop_assert_eq!(after, b);
+
+            // Features alone: the same landing and values, the board given back by undo.
+            let mut got = FeatureValues::default();
+            let landing = base.drop::<false>(&drop, &mut after, &mut got);
+            prop_assert_eq!(landing, want_landing);
+            check_features(&got, &want, mask, &landing)?;
+            base.undo::<false>(&drop, &mut after, &landing);
             prop_assert_eq!(after, b);
         }
 

@@ -140,14 +140,16 @@ impl Tetris {
         visit: impl FnMut(Placement, bool, &Board, &Outcome, &FeatureValues),
     ) {
         let mut after = position.board;
-        self.each_drop(position, mask, &mut after, |b| b, visit);
+        self.each_drop::<_, true>(position, mask, &mut after, |b| b, visit);
     }
 
     /// The drops of [`all_drops`](Tetris::all_drops), each left in the board that `board_of`
     /// finds inside `after` (which starts out holding the position's board) while `visit` sees
     /// it: the player keeps that board inside the next position, so no placement copies a board.
+    /// Without `KEEP` the board seen is not the one after the drop: for a caller that wants
+    /// only the outcome and features, which skips the writes.
     #[inline(always)]
-    fn each_drop<A>(
+    fn each_drop<A, const KEEP: bool>(
         &self,
         position: &Position,
         mask: FeatureMask,
@@ -159,7 +161,7 @@ impl Tetris {
         let mut base = DropBase::new(&position.board, mask & !MOVE_FEATURES);
         let base = base.tally();
         for drop in self.table.drops(position.piece) {
-            let landing = base.drop(drop, board_of(after), &mut features);
+            let landing = base.drop::<KEEP>(drop, board_of(after), &mut features);
             let outcome = Outcome {
                 cleared: landing.lines,
                 points: landing.lines as f64,
@@ -177,7 +179,7 @@ impl Tetris {
                 column: drop.column,
             };
             visit(placement, landing.topout, after, &outcome, &features);
-            base.undo(drop, board_of(after), &landing);
+            base.undo::<KEEP>(drop, board_of(after), &landing);
         }
     }
 
@@ -251,7 +253,7 @@ impl Game for Tetris {
             next: NO_PIECE,
             bag: position.bag,
         };
-        self.each_drop(
+        self.each_drop::<_, true>(
             position,
             mask,
             &mut next,
@@ -261,6 +263,30 @@ impl Game for Tetris {
                     return;
                 }
                 visit(placement, next, outcome, features);
+            },
+        );
+    }
+
+    #[inline]
+    fn for_each_outcome(
+        &self,
+        position: &Position,
+        mask: FeatureMask,
+        visit: &mut impl FnMut(Placement, &Outcome, &FeatureValues),
+    ) {
+        let allow_topout = self.allow_topout;
+        // Written only by drops that clear rows, and given back after each.
+        let mut scratch = position.board;
+        self.each_drop::<_, false>(
+            position,
+            mask,
+            &mut scratch,
+            |b| b,
+            |placement, topout, _, outcome, features| {
+                if topout && !allow_topout {
+                    return;
+                }
+                visit(placement, outcome, features);
             },
         );
     }
@@ -286,8 +312,8 @@ impl Game for Tetris {
         s
     }
 
-    fn knows_next(&self, position: &Position) -> bool {
-        position.piece != NO_PIECE
+    fn shows_next(&self, position: &Position) -> bool {
+        position.next != NO_PIECE
     }
 
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {

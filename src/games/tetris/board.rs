@@ -599,15 +599,22 @@ impl<'a> DropBase<'a> {
         let (board, width) = (self.board, self.board.width());
         for (x, &c) in board.cols[..width].iter().enumerate() {
             self.padded[PAD + x] = c;
-            self.heights[PAD + x] = column_height(c);
-            self.holed |= ((holes(c) > 0) as u32) << x;
             self.full_left[x + 1] = self.full_left[x] & c;
         }
         for x in (0..width).rev() {
             self.full_right[x] = self.full_right[x + 1] & board.cols[x];
         }
-        let before = &mut self.before;
-        self.total = Tally::over(&self.padded, board, self.mask, |k, sums| {
+        let (padded, heights, holed, before) = (
+            &self.padded,
+            &mut self.heights,
+            &mut self.holed,
+            &mut self.before,
+        );
+        // The tally's pass also fills in the heights and holes it works out anyway.
+        self.total = Tally::over(padded, board, self.mask, |k, sums| {
+            let c = padded[k];
+            heights[k] = column_height(c);
+            *holed |= ((holes(c) > 0) as u32) << (k - PAD);
             before[k + 1] = TRADED.map(|slot| sums[slot])
         });
         self

@@ -319,9 +319,7 @@ impl Game for Tetris {
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {
         let drop = self
             .table
-            .drops(position.piece)
-            .iter()
-            .find(|d| d.orientation == mv.orientation && d.column == mv.column)
+            .find(position.piece, mv.orientation, mv.column)
             .expect("a placement offered by for_each_move");
         let landing = position.board.drop_piece(drop);
         let mut bag = position.bag;

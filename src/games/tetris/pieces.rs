@@ -78,6 +78,9 @@ pub struct Drop {
 pub struct DropTable {
     drops: Vec<Drop>,
     ranges: [(usize, usize); 7],
+    /// Per piece and orientation, the index in `drops` of its drop at column 0, so playing a
+    /// placement finds its drop without a search.
+    firsts: [[usize; 4]; 7],
 }
 
 impl DropTable {
@@ -85,9 +88,11 @@ impl DropTable {
     pub fn new(width: usize) -> DropTable {
         let mut drops = Vec::new();
         let mut ranges = [(0, 0); 7];
+        let mut firsts = [[0; 4]; 7];
         for (piece, shapes) in SHAPES.iter().enumerate() {
             let start = drops.len();
             for (orientation, picture) in shapes.iter().enumerate() {
+                firsts[piece][orientation] = drops.len();
                 let rows = picture.len();
                 let span = picture[0].len();
                 let mut masks = [0u64; 4];
@@ -126,7 +131,11 @@ impl DropTable {
             }
             ranges[piece] = (start, drops.len());
         }
-        DropTable { drops, ranges }
+        DropTable {
+            drops,
+            ranges,
+            firsts,
+        }
     }
 
     /// The drops of one piece, in enumeration order.
@@ -134,6 +143,15 @@ impl DropTable {
     pub fn drops(&self, piece: u8) -> &[Drop] {
         let (start, end) = self.ranges[piece as usize];
         &self.drops[start..end]
+    }
+
+    /// The drop of `piece` in `orientation` at `column`, if the board has it.
+    #[inline]
+    pub fn find(&self, piece: u8, orientation: u8, column: u8) -> Option<&Drop> {
+        let drops = self.drops(piece);
+        let first = *self.firsts[piece as usize].get(orientation as usize)?;
+        let drop = drops.get(first - self.ranges[piece as usize].0 + column as usize)?;
+        (drop.orientation == orientation && drop.column == column).then_some(drop)
     }
 
     /// How many distinct orientations the piece has.
@@ -170,6 +188,26 @@ mod tests {
                 assert_eq!(drop.tops.iter().max().copied(), Some(drop.rows));
             }
         }
+    }
+
+    #[test]
+    fn every_drop_is_found_by_its_placement_and_no_other() {
+        let table = DropTable::new(10);
+        for piece in 0..7 {
+            for drop in table.drops(piece) {
+                let found = table.find(piece, drop.orientation, drop.column).unwrap();
+                assert_eq!(
+                    (found.orientation, found.column),
+                    (drop.orientation, drop.column)
+                );
+            }
+            let orientations = DropTable::orientations(piece) as u8;
+            assert!(table.find(piece, orientations, 0).is_none());
+            assert!(table.find(piece, 0, 10).is_none());
+        }
+        // The vertical I fits column 9; the horizontal I does not.
+        assert!(table.find(0, 1, 9).is_some());
+        assert!(table.find(0, 0, 7).is_none());
     }
 
     #[test]

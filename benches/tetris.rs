@@ -53,7 +53,8 @@ fn placements_per_second(c: &mut Criterion) {
     group.bench_function("el_tetris_features", |b| {
         b.iter(|| {
             let mut best = f64::NEG_INFINITY;
-            game.for_each_move(black_box(&position), player.mask(), &mut |_, _, o, f| {
+            // What a one-ply player asks for: outcomes and features, no board after.
+            game.for_each_outcome(black_box(&position), player.mask(), &mut |_, o, f| {
                 best = best.max(player.score(o, f));
             });
             best

@@ -157,37 +157,30 @@ impl Board {
         y
     }
 
-    /// The piece's cells per covered column with its bottom row at `y`; a piece that tops out
-    /// keeps only its cells inside the board.
+    /// ORs the piece's `cells` in each covered column into the board.
     #[inline(always)]
-    fn piece_cells(&self, drop: &Drop, y: u32, topout: bool) -> [u64; 4] {
+    fn put_cells(&mut self, drop: &Drop, cells: &[u64]) {
+        let x0 = drop.column as usize;
+        // One bounds check for the covered columns, not one per column.
+        for (col, cell) in self.cols[x0..x0 + cells.len()].iter_mut().zip(cells) {
+            *col |= cell;
+        }
+    }
+
+    /// Places the piece with its bottom row at `y`; a piece that tops out keeps only its cells
+    /// inside the board.
+    #[inline(always)]
+    fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) {
         let rows = self.rows_mask();
-        drop.masks.map(|mask| {
+        let cells = drop.masks.map(|mask| {
             // Unless the piece tops out, y + rows ≤ H ≤ 64: the cells are all inside the board.
             if topout {
                 mask.checked_shl(y).unwrap_or(0) & rows
             } else {
                 mask << y
             }
-        })
-    }
-
-    /// ORs `cells` ([`piece_cells`](Board::piece_cells)) into the piece's columns.
-    #[inline(always)]
-    fn put_cells(&mut self, drop: &Drop, span: usize, cells: &[u64; 4]) {
-        let x0 = drop.column as usize;
-        // One bounds check for the covered columns, not one per column.
-        for (col, cell) in self.cols[x0..x0 + span].iter_mut().zip(cells) {
-            *col |= cell;
-        }
-    }
-
-    /// Places the piece with its bottom row at `y` and returns its cells per covered column.
-    #[inline(always)]
-    fn place(&mut self, drop: &Drop, y: u32, span: usize, topout: bool) -> [u64; 4] {
-        let cells = self.piece_cells(drop, y, topout);
-        self.put_cells(drop, span, &cells);
-        cells
+        });
+        self.put_cells(drop, &cells[..span]);
     }
 
     /// Whether dropping the piece would top out, without dropping it.
@@ -669,8 +662,8 @@ impl<'a> DropBase<'a> {
             }
             return board.settle(drop, y, true, 0);
         }
-        let cells = board.piece_cells(drop, y, false);
-        let runs: [u64; SPAN] = std::array::from_fn(|j| cells[j]);
+        // Not a top-out, so y + rows ≤ H ≤ 64: the cells are all inside the board.
+        let runs: [u64; SPAN] = std::array::from_fn(|j| drop.masks[j] << y);
         let covered: [u64; SPAN] = std::array::from_fn(|j| cols[PAD + j] | runs[j]);
         let full = covered
             .iter()
@@ -678,7 +671,7 @@ impl<'a> DropBase<'a> {
                 full & c
             });
         if KEEP || full != 0 {
-            board.put_cells(drop, SPAN, &cells);
+            board.put_cells(drop, &runs);
         }
         let landing = board.settle(drop, y, false, full);
         if landing.lines > 0 {

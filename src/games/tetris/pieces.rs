@@ -78,9 +78,9 @@ pub struct Drop {
 pub struct DropTable {
     drops: Vec<Drop>,
     ranges: [(usize, usize); 7],
-    /// Per piece and orientation, the index in `drops` of its drop at column 0, so playing a
-    /// placement finds its drop without a search.
-    firsts: [[usize; 4]; 7],
+    /// Per piece and orientation, where its drop at column 0 is among the piece's drops, so
+    /// playing a placement finds its drop without a search.
+    firsts: [[u8; 4]; 7],
 }
 
 impl DropTable {
@@ -92,7 +92,7 @@ impl DropTable {
         for (piece, shapes) in SHAPES.iter().enumerate() {
             let start = drops.len();
             for (orientation, picture) in shapes.iter().enumerate() {
-                firsts[piece][orientation] = drops.len();
+                firsts[piece][orientation] = (drops.len() - start) as u8;
                 let rows = picture.len();
                 let span = picture[0].len();
                 let mut masks = [0u64; 4];
@@ -150,7 +150,7 @@ impl DropTable {
     pub fn find(&self, piece: u8, orientation: u8, column: u8) -> Option<&Drop> {
         let drops = self.drops(piece);
         let first = *self.firsts[piece as usize].get(orientation as usize)?;
-        let drop = drops.get(first - self.ranges[piece as usize].0 + column as usize)?;
+        let drop = drops.get(first as usize + column as usize)?;
         (drop.orientation == orientation && drop.column == column).then_some(drop)
     }
 

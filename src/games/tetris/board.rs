@@ -263,7 +263,7 @@ impl Board {
     /// Computes the board features selected by `mask` into `out` (move features excluded).
     #[inline]
     pub fn features(&self, mask: FeatureMask, out: &mut FeatureValues) {
-        Tally::over(&self.padded(), self, mask, |_, _| {}).write(mask, out);
+        Tally::over(&self.padded(), self, mask, |_, _, _| {}).write(mask, out);
     }
 }
 
@@ -351,12 +351,6 @@ fn triangle(n: u32) -> u32 {
 #[inline(always)]
 fn hole_bits(c: u64) -> u64 {
     !c & below(column_height(c))
-}
-
-/// Holes in a column: empty cells below its top.
-#[inline(always)]
-fn holes(c: u64) -> u32 {
-    column_height(c) - c.count_ones()
 }
 
 /// Transitions between filled and empty cells up a column, the floor filled and the row above
@@ -463,14 +457,15 @@ impl Tally {
     };
 
     /// The features of a whole board, one pass over its columns between walls (`padded`):
-    /// `running` sees each site and the sums up to and including it. Dellacherie's sums are
+    /// `running` sees each site, its height and the sums up to and including it (the wall on the
+    /// right is as high as the board). Dellacherie's sums are
     /// cheap and always taken; wells and the extra features only when `mask` wants them.
     #[inline(always)]
     fn over(
         padded: &Padded,
         board: &Board,
         mask: FeatureMask,
-        mut running: impl FnMut(usize, &[u32; 8]),
+        mut running: impl FnMut(usize, u32, &[u32; 8]),
     ) -> Tally {
         let mut t = Tally::NONE;
         let (width, rows) = (board.width(), board.rows_mask());
@@ -497,12 +492,12 @@ impl Tally {
                 t.max_height = t.max_height.max(height);
                 left_height = height;
             }
-            running(k, sums);
+            running(k, height, sums);
         }
         // The wall on the right: only the row transitions across its edge.
         let k = PAD + width;
         t.sums[0] += (padded[k - 1] ^ padded[k]).count_ones();
-        running(k, &t.sums);
+        running(k, board.height as u32, &t.sums);
         t
     }
 
@@ -604,10 +599,9 @@ impl<'a> DropBase<'a> {
             &mut self.before,
         );
         // The tally's pass also fills in the heights and holes it works out anyway.
-        self.total = Tally::over(padded, board, self.mask, |k, sums| {
-            let c = padded[k];
-            heights[k] = column_height(c);
-            *holed |= ((holes(c) > 0) as u32) << (k - PAD);
+        self.total = Tally::over(padded, board, self.mask, |k, height, sums| {
+            heights[k] = height;
+            *holed |= ((height != padded[k].count_ones()) as u32) << (k - PAD);
             before[k + 1] = TRADED.map(|slot| sums[slot])
         });
         self

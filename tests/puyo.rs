@@ -692,6 +692,6 @@ elitism = 1
     let mut args: Vec<&str> = command.split(' ').collect();
     args.extend(["--json", "--quiet"]);
     let replay = run_in(dir.path(), &args);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&replay)).unwrap();
+    let v = json(&replay);
     assert_eq!(format!("{:.1}", v["mean"].as_f64().unwrap()), figure);
 }

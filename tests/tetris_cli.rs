@@ -112,7 +112,7 @@ fn moves_marks_topouts_with_null_board() {
         dir.path(),
         &["moves", "--board", "b.txt", "--piece", "I", "--json"],
     );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json(&out);
     let topouts: Vec<_> = v
         .as_array()
         .unwrap()

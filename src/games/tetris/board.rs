@@ -353,6 +353,12 @@ fn hole_bits(c: u64) -> u64 {
     !c & below(column_height(c))
 }
 
+/// Holes in column `c` of height `height`: empty cells below its top.
+#[inline(always)]
+fn holes(c: u64, height: u32) -> u32 {
+    height - c.count_ones()
+}
+
 /// Transitions between filled and empty cells up a column, the floor filled and the row above
 /// row 63 empty.
 #[inline(always)]
@@ -476,7 +482,7 @@ impl Tally {
             let sums = &mut t.sums;
             sums[0] += (left ^ c).count_ones();
             sums[1] += column_transitions(c);
-            sums[2] += height - c.count_ones();
+            sums[2] += holes(c, height);
             if mask & bit(CUMULATIVE_WELLS) != 0 {
                 sums[3] += wells(left, c, below(height), right, rows);
             }
@@ -601,7 +607,7 @@ impl<'a> DropBase<'a> {
         // The tally's pass also fills in the heights and holes it works out anyway.
         self.total = Tally::over(padded, board, self.mask, |k, height, sums| {
             heights[k] = height;
-            *holed |= ((height != padded[k].count_ones()) as u32) << (k - PAD);
+            *holed |= ((holes(padded[k], height) > 0) as u32) << (k - PAD);
             before[k + 1] = TRADED.map(|slot| sums[slot])
         });
         self

@@ -551,9 +551,9 @@ pub struct DropBase<'a> {
     /// 2 % more instructions (cachegrind), as did filling `padded` with [`Board::padded`]
     /// instead of in [`tally`](DropBase::tally)'s pass.
     rows: u64,
-    /// `before[i][t]`: the sum of [`SUMS`]`[`[`TRADED`]`[t]]` over the sites left of column
-    /// `i` of [`Padded`].
-    before: [[u32; TRADED.len()]; PADDED],
+    /// `before[t][i]`: the sum of [`SUMS`]`[`[`TRADED`]`[t]]` over the sites left of column
+    /// `i` of [`Padded`]; only row transitions and wells unless `mask` wants extra features.
+    before: [[u32; PADDED]; TRADED.len()],
     /// The tally of the whole board.
     total: Tally,
     /// `full_left[x]`: the rows full in every column left of board column `x`.
@@ -579,7 +579,7 @@ impl<'a> DropBase<'a> {
             heights: [board.height as u32; PADDED],
             rows,
             // Left of the board, walls stand next to walls: no share.
-            before: [[0; TRADED.len()]; PADDED],
+            before: [[0; PADDED]; TRADED.len()],
             total: Tally::NONE,
             full_left: [rows; MAX_WIDTH + 1],
             full_right: [rows; MAX_WIDTH + 1],
@@ -604,11 +604,19 @@ impl<'a> DropBase<'a> {
             &mut self.holed,
             &mut self.before,
         );
+        let extra = self.mask & EXTRA_FEATURES != 0;
         // The tally's pass also fills in the heights and holes it works out anyway.
         self.total = Tally::over(padded, board, self.mask, |k, height, sums| {
             heights[k] = height;
-            *holed |= ((holes(padded[k], height) > 0) as u32) << (k - PAD);
-            before[k + 1] = TRADED.map(|slot| sums[slot])
+            // Bumpiness and height steps are traded, and holes deepened, for extra features
+            // only; their sums stay 0 otherwise.
+            let traded = if extra { TRADED.len() } else { 2 };
+            for (t, &slot) in TRADED.iter().enumerate().take(traded) {
+                before[t][k + 1] = sums[slot];
+            }
+            if extra {
+                *holed |= ((holes(padded[k], height) > 0) as u32) << (k - PAD);
+            }
         });
         self
     }
@@ -754,8 +762,8 @@ impl<const SPAN: usize> After<'_, SPAN> {
     /// the shares of `sites` before the drop traded for `new`, theirs after it.
     #[inline(always)]
     fn traded(&self, t: usize, sites: Range<usize>, new: u32) -> u32 {
-        let before = &self.base.before[self.x..self.x + WINDOW];
-        self.base.total.sums[TRADED[t]] - (before[sites.end][t] - before[sites.start][t]) + new
+        let before = &self.base.before[t][self.x..self.x + WINDOW];
+        self.base.total.sums[TRADED[t]] - (before[sites.end] - before[sites.start]) + new
     }
 
     /// Writes the features in the mask (move features excluded) of the board after the drop.

@@ -81,6 +81,31 @@ pub struct Landing {
     pub landing_height: f64,
 }
 
+impl Landing {
+    /// What a drop with its bottom row at `y` did, the rows `full` (none if it tops out)
+    /// being removed.
+    #[inline(always)]
+    fn of(drop: &Drop, y: u32, topout: bool, full: u64) -> Landing {
+        let mut landing = Landing {
+            topout,
+            lines: 0,
+            eroded: 0,
+            landing_height: y as f64 + drop.mid_row,
+        };
+        if full != 0 {
+            // Not a top-out, so y + rows ≤ H ≤ 64 and the shift stays inside the word.
+            let piece_cells: u32 = drop
+                .masks
+                .iter()
+                .map(|m| ((m << y) & full).count_ones())
+                .sum();
+            landing.lines = full.count_ones();
+            landing.eroded = landing.lines * piece_cells;
+        }
+        landing
+    }
+}
+
 impl Board {
     /// An empty board. The caller checks the size against the MIN/MAX constants.
     pub fn empty(width: usize, height: usize) -> Board {
@@ -195,29 +220,6 @@ impl Board {
         y + drop.rows as u32 > self.height as u32
     }
 
-    /// Removes the `full` rows of a placed piece and says what the drop did.
-    #[inline(always)]
-    fn settle(&mut self, drop: &Drop, y: u32, topout: bool, full: u64) -> Landing {
-        let mut landing = Landing {
-            topout,
-            lines: 0,
-            eroded: 0,
-            landing_height: y as f64 + drop.mid_row,
-        };
-        if full != 0 {
-            // Not a top-out, so y + rows ≤ H ≤ 64 and the shift stays inside the word.
-            let piece_cells: u32 = drop
-                .masks
-                .iter()
-                .map(|m| ((m << y) & full).count_ones())
-                .sum();
-            landing.lines = full.count_ones();
-            landing.eroded = landing.lines * piece_cells;
-            self.remove_rows(full);
-        }
-        landing
-    }
-
     /// Drops a piece straight down from above, then removes full rows. A drop that tops out
     /// still places the cells that fit, so the board stays drawable; the caller decides.
     #[inline]
@@ -233,7 +235,10 @@ impl Board {
                 .iter()
                 .fold(self.rows_mask(), |full, &c| full & c)
         };
-        self.settle(drop, y, topout, full)
+        if full != 0 {
+            self.remove_rows(full);
+        }
+        Landing::of(drop, y, topout, full)
     }
 
     /// Removes the rows set in `full`; everything above moves down.
@@ -323,6 +328,13 @@ fn well_depths(cells: u64, c: u64, rows: u64) -> u32 {
         reach = (reach >> 1) & empty;
     }
     sum
+}
+
+/// Whether the set rows of `rows` (some) are one unbroken block.
+#[inline(always)]
+fn one_block(rows: u64) -> bool {
+    let from_bottom = rows >> rows.trailing_zeros();
+    from_bottom & from_bottom.wrapping_add(1) == 0
 }
 
 /// For each set of the four rows 0..4 of a piece, Σ (row + 1) over the set.
@@ -668,7 +680,7 @@ impl<'a> DropBase<'a> {
             if KEEP {
                 board.place(drop, y, SPAN, true);
             }
-            return board.settle(drop, y, true, 0);
+            return Landing::of(drop, y, true, 0);
         }
         // Not a top-out, so y + rows ≤ H ≤ 64: the cells are all inside the board.
         let runs: [u64; SPAN] = std::array::from_fn(|j| drop.masks[j] << y);
@@ -678,30 +690,30 @@ impl<'a> DropBase<'a> {
             .fold(self.full_left[x] & self.full_right[x + SPAN], |full, &c| {
                 full & c
             });
-        if KEEP || full != 0 {
+        let after = || After {
+            base: self,
+            drop,
+            x,
+            y,
+            cols,
+            heights,
+            runs,
+            covered,
+        };
+        if full != 0 {
+            // Built apart in each branch: one handed to the rare case must be laid out in memory.
+            return after().clear::<KEEP>(full, board, out);
+        }
+        if KEEP {
             board.put_cells(drop, &runs);
         }
-        let landing = board.settle(drop, y, false, full);
-        if landing.lines > 0 {
-            board.features(self.mask, out);
-        } else {
-            let after = After {
-                base: self,
-                drop,
-                x,
-                y,
-                cols,
-                heights,
-                runs,
-                covered,
-            };
-            after.write(out);
-        }
-        landing
+        after().write(out);
+        Landing::of(drop, y, false, 0)
     }
 
     /// Gives back the board a [`drop`](DropBase::drop) with the same `KEEP` changed: only the
-    /// covered columns unless rows were removed, nothing if neither.
+    /// covered columns unless rows were removed (then all of it, whether or not a drop
+    /// without `KEEP` wrote it), nothing if neither.
     #[inline(always)]
     pub fn undo<const KEEP: bool>(&self, drop: &Drop, board: &mut Board, landing: &Landing) {
         if landing.lines > 0 {
@@ -850,6 +862,98 @@ impl<const SPAN: usize> After<'_, SPAN> {
         }
     }
 
+    /// A drop that clears the `full` rows: places the piece on `board` and removes them (only
+    /// where needed without `KEEP`), writes the features of the board it leaves into `out` and
+    /// says what it did. Apart from the common path, which clears none.
+    #[inline(never)]
+    #[cold]
+    fn clear<const KEEP: bool>(
+        &self,
+        full: u64,
+        board: &mut Board,
+        out: &mut FeatureValues,
+    ) -> Landing {
+        // Rows cleared in one block leave Dellacherie's features a step from those of the
+        // board with the piece in place (see [`step_over`](After::step_over)); others need the
+        // board after it.
+        let stepped = self.base.mask & EXTRA_FEATURES == 0 && one_block(full);
+        if KEEP || !stepped {
+            board.put_cells(self.drop, &self.runs);
+            board.remove_rows(full);
+        }
+        if stepped {
+            self.write(out);
+            self.step_over(full, out);
+        } else {
+            board.features(self.base.mask, out);
+        }
+        Landing::of(self.drop, self.y, false, full)
+    }
+
+    /// Steps the features written by [`write`](After::write), those of the board with the
+    /// piece in place, over the removal of the `full` rows, one unbroken block (the mask wants
+    /// none of the extra features). Full rows hold no transitions inside, no holes and no
+    /// wells, and the rows that come in empty at the top add two row transitions each (one
+    /// at each wall). Only a column whose cells just below and just above the block are both
+    /// empty changes otherwise: two column transitions go, its empty runs join, so every well
+    /// cell of the run above gains the run below as depth, and if nothing lies above the
+    /// block the run below is no longer under the column's top: no longer holes.
+    #[inline(always)]
+    fn step_over(&self, full: u64, out: &mut FeatureValues) {
+        let mask = self.base.mask;
+        let lines = full.count_ones();
+        if mask & bit(ROW_TRANSITIONS) != 0 {
+            out.0[ROW_TRANSITIONS] += (2 * lines) as f64;
+        }
+        let low = full.trailing_zeros();
+        if mask & (bit(COLUMN_TRANSITIONS) | bit(HOLES) | bit(CUMULATIVE_WELLS)) == 0 || low == 0 {
+            // On the floor nothing lies below the block to join.
+            return;
+        }
+        let (below_block, above_block) = (low - 1, low + lines);
+        let (rows, width) = (self.base.rows, self.base.board.width());
+        let (mut joined, mut opened, mut deepened) = (0, 0, 0);
+        for site in PAD..PAD + width {
+            let c = self.placed(site);
+            // Rows at and above 64 are empty.
+            let above = c.checked_shr(above_block).unwrap_or(0);
+            if (c >> below_block) & 1 | above & 1 != 0 {
+                continue;
+            }
+            joined += 1;
+            let empty = !c & rows;
+            let run_below = (empty << (63 - below_block)).leading_ones();
+            if above == 0 {
+                opened += run_below;
+            }
+            if mask & bit(CUMULATIVE_WELLS) != 0 {
+                let run_above = empty.checked_shr(above_block).unwrap_or(0).trailing_ones();
+                let run_above = below(run_above).checked_shl(above_block);
+                let cells = self.placed(site - 1) & self.placed(site + 1) & !c;
+                let gaining = cells & run_above.unwrap_or(0);
+                deepened += gaining.count_ones() * run_below;
+            }
+        }
+        if mask & bit(HOLES) != 0 {
+            out.0[HOLES] -= opened as f64;
+        }
+        if mask & bit(COLUMN_TRANSITIONS) != 0 {
+            out.0[COLUMN_TRANSITIONS] -= (2 * joined) as f64;
+        }
+        if mask & bit(CUMULATIVE_WELLS) != 0 {
+            out.0[CUMULATIVE_WELLS] += deepened as f64;
+        }
+    }
+
+    /// Column `site` of [`Padded`] with the piece in place, anywhere on the board.
+    #[inline(always)]
+    fn placed(&self, site: usize) -> u64 {
+        match site.checked_sub(self.x + PAD) {
+            Some(j) if j < SPAN => self.covered[j],
+            _ => self.base.padded[site],
+        }
+    }
+
     /// The wells of the covered columns after the drop, and those the two neighbours gain
     /// (their old well cells stay as they were: a neighbour only gains the empty cells the
     /// piece now borders while the column beyond borders them on the other side).
@@ -953,6 +1057,9 @@ mod tests {
 
     /// Every board feature, the move features aside.
     const BOARD_FEATURES: FeatureMask = ((1 << FEATURE_NAMES.len()) - 1) & !MOVE_FEATURES;
+    /// Dellacherie's board features: every published weight set uses them.
+    const DELLACHERIE_BOARD: FeatureMask =
+        bit(ROW_TRANSITIONS) | bit(COLUMN_TRANSITIONS) | bit(HOLES) | bit(CUMULATIVE_WELLS);
 
     /// Boards of any size with random column heights, each column's top cell filled and the
     /// cells below it all filled, mostly filled or half filled (holes), full rows included.
@@ -980,7 +1087,10 @@ mod tests {
     fn cases() -> impl Strategy<Value = (Board, Drop, FeatureMask)> {
         let masks = prop_oneof![
             Just(BOARD_FEATURES),
-            any::<FeatureMask>().prop_map(|m| m & BOARD_FEATURES)
+            any::<FeatureMask>().prop_map(|m| m & BOARD_FEATURES),
+            // Without extra features a drop that clears rows steps its features over them.
+            Just(DELLACHERIE_BOARD),
+            any::<FeatureMask>().prop_map(|m| m & DELLACHERIE_BOARD)
         ];
         (boards(), 0..7u8, any::<prop::sample::Index>(), masks).prop_map(
             |(b, piece, index, mask)| {
@@ -1008,32 +1118,65 @@ mod tests {
         Ok(())
     }
 
+    /// A drop from a [`DropBase`], keeping the board and not, lands as
+    /// [`Board::drop_piece`] does, with the features of a full recomputation, and undoes.
+    fn check_drop(b: Board, drop: Drop, mask: FeatureMask) -> Result<(), TestCaseError> {
+        let mut full = b;
+        let want_landing = full.drop_piece(&drop);
+        let mut want = FeatureValues::default();
+        full.features(mask, &mut want);
+
+        let mut base = DropBase::new(&b, mask);
+        let base = base.tally();
+        let mut after = b;
+        let mut got = FeatureValues::default();
+        let landing = base.drop::<true>(&drop, &mut after, &mut got);
+        prop_assert_eq!(landing, want_landing);
+        prop_assert_eq!(after, full);
+        check_features(&got, &want, mask, &landing)?;
+        base.undo::<true>(&drop, &mut after, &landing);
+        prop_assert_eq!(after, b);
+
+        // Features alone: the same landing and values, the board given back by undo.
+        let mut got = FeatureValues::default();
+        let landing = base.drop::<false>(&drop, &mut after, &mut got);
+        prop_assert_eq!(landing, want_landing);
+        check_features(&got, &want, mask, &landing)?;
+        base.undo::<false>(&drop, &mut after, &landing);
+        prop_assert_eq!(after, b);
+        Ok(())
+    }
+
+    /// An I dropped upright into column 1 completes row 1 of each board: in the first the
+    /// removal opens the hole under column 2 (its only cell above was in the row), in the
+    /// second it joins the empty run above row 1 in column 2 to the one below, deepening the
+    /// well there.
+    #[test]
+    fn a_cleared_row_opens_holes_and_deepens_wells() {
+        let table = DropTable::new(4);
+        let upright = *table.find(0, 1, 1).unwrap();
+        let first = board(&["....", "....", "#.##", "#..#"]);
+        let second = board(&["....", "...#", "#.##", "#..#"]);
+        for b in [first, second] {
+            let mut after = b;
+            assert_eq!(after.drop_piece(&upright).lines, 1);
+            check_drop(b, upright, DELLACHERIE_BOARD).unwrap();
+        }
+        assert_eq!(feature(&first, "holes"), 1.0);
+        let mut cleared = first;
+        cleared.drop_piece(&upright);
+        assert_eq!(feature(&cleared, "holes"), 0.0);
+        let mut cleared = second;
+        cleared.drop_piece(&upright);
+        // Column 2 between the piece and column 3: rows 0 and 1 after the clear, 1 + 2 (1 + 1
+        // before it, row 1 filled between them); column 0 between the wall and the piece: 1 + 2.
+        assert_eq!(feature(&cleared, "cumulative_wells"), 6.0);
+    }
+
     proptest! {
         #[test]
         fn incremental_features_equal_full_recomputation((b, drop, mask) in cases()) {
-            let mut full = b;
-            let want_landing = full.drop_piece(&drop);
-            let mut want = FeatureValues::default();
-            full.features(mask, &mut want);
-
-            let mut base = DropBase::new(&b, mask);
-            let base = base.tally();
-            let mut after = b;
-            let mut got = FeatureValues::default();
-            let landing = base.drop::<true>(&drop, &mut after, &mut got);
-            prop_assert_eq!(landing, want_landing);
-            prop_assert_eq!(after, full);
-            check_features(&got, &want, mask, &landing)?;
-            base.undo::<true>(&drop, &mut after, &landing);
-            prop_assert_eq!(after, b);
-
-            // Features alone: the same landing and values, the board given back by undo.
-            let mut got = FeatureValues::default();
-            let landing = base.drop::<false>(&drop, &mut after, &mut got);
-            prop_assert_eq!(landing, want_landing);
-            check_features(&got, &want, mask, &landing)?;
-            base.undo::<false>(&drop, &mut after, &landing);
-            prop_assert_eq!(after, b);
+            check_drop(b, drop, mask)?;
         }
 
         #[test]

@@ -702,13 +702,14 @@ impl<'a> DropBase<'a> {
         };
         if full != 0 {
             // Built apart in each branch: one handed to the rare case must be laid out in memory.
-            return after().clear::<KEEP>(full, board, out);
+            after().clear::<KEEP>(full, board, out);
+        } else {
+            if KEEP {
+                board.put_cells(drop, &runs);
+            }
+            after().write(out);
         }
-        if KEEP {
-            board.put_cells(drop, &runs);
-        }
-        after().write(out);
-        Landing::of(drop, y, false, 0)
+        Landing::of(drop, y, false, full)
     }
 
     /// Gives back the board a [`drop`](DropBase::drop) with the same `KEEP` changed: only the
@@ -863,16 +864,11 @@ impl<const SPAN: usize> After<'_, SPAN> {
     }
 
     /// A drop that clears the `full` rows: places the piece on `board` and removes them (only
-    /// where needed without `KEEP`), writes the features of the board it leaves into `out` and
-    /// says what it did. Apart from the common path, which clears none.
+    /// where needed without `KEEP`) and writes the features of the board it leaves into `out`.
+    /// Apart from the common path, which clears none.
     #[inline(never)]
     #[cold]
-    fn clear<const KEEP: bool>(
-        &self,
-        full: u64,
-        board: &mut Board,
-        out: &mut FeatureValues,
-    ) -> Landing {
+    fn clear<const KEEP: bool>(&self, full: u64, board: &mut Board, out: &mut FeatureValues) {
         // Rows cleared in one block leave Dellacherie's features a step from those of the
         // board with the piece in place (see [`step_over`](After::step_over)); others need the
         // board after it.
@@ -887,7 +883,6 @@ impl<const SPAN: usize> After<'_, SPAN> {
         } else {
             board.features(self.base.mask, out);
         }
-        Landing::of(self.drop, self.y, false, full)
     }
 
     /// Steps the features written by [`write`](After::write), those of the board with the

@@ -82,6 +82,14 @@ pub struct Landing {
 }
 
 impl Landing {
+    /// Writes the move features of a drop that did not top out.
+    #[inline(always)]
+    fn write(&self, out: &mut FeatureValues) {
+        out.0[LANDING_HEIGHT] = self.landing_height;
+        out.0[ERODED_PIECE_CELLS] = self.eroded as f64;
+        out.0[LINES_CLEARED] = self.lines as f64;
+    }
+
     /// What a drop with its bottom row at `y` did, the rows `full` (none if it tops out)
     /// being removed.
     #[inline(always)]
@@ -635,7 +643,9 @@ impl<'a> DropBase<'a> {
 
     /// Drops a piece like [`Board::drop_piece`] onto `board`, which must hold the board this
     /// was built from (a fresh copy, or one given back by [`undo`](DropBase::undo)), and unless
-    /// it tops out writes the features of the board it leaves into `out`. Working in the
+    /// it tops out writes the features of the board it leaves and the move features (always:
+    /// they cost next to nothing, and a drop that clears no rows writes constants) into `out`.
+    /// Working in the
     /// caller's board lets a caller keep it inside a larger value and undo a drop by restoring
     /// a few columns instead of copying whole boards.
     ///
@@ -700,16 +710,22 @@ impl<'a> DropBase<'a> {
             runs,
             covered,
         };
+        let landing = Landing::of(drop, y, false, full);
         if full != 0 {
             // Built apart in each branch: one handed to the rare case must be laid out in memory.
             after().clear::<KEEP>(full, board, out);
+            landing.write(out);
         } else {
             if KEEP {
                 board.put_cells(drop, &runs);
             }
             after().write(out);
+            // The same as `landing.write(out)`, with the no rows it cleared as constants.
+            out.0[LANDING_HEIGHT] = landing.landing_height;
+            out.0[ERODED_PIECE_CELLS] = 0.0;
+            out.0[LINES_CLEARED] = 0.0;
         }
-        Landing::of(drop, y, false, full)
+        landing
     }
 
     /// Gives back the board a [`drop`](DropBase::drop) with the same `KEEP` changed: only the

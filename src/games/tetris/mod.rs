@@ -169,11 +169,6 @@ impl Tetris {
                 game_over: landing.topout,
                 terminal_value: landing.topout.then_some(f64::NEG_INFINITY),
             };
-            if !landing.topout {
-                features.0[board::LANDING_HEIGHT] = landing.landing_height;
-                features.0[board::ERODED_PIECE_CELLS] = landing.eroded as f64;
-                features.0[board::LINES_CLEARED] = landing.lines as f64;
-            }
             let placement = Placement {
                 orientation: drop.orientation,
                 column: drop.column,

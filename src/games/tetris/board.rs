@@ -578,8 +578,9 @@ pub struct DropBase<'a> {
     total: Tally,
     /// `full_left[x]`: the rows full in every column left of board column `x`.
     full_left: [u64; MAX_WIDTH + 1],
-    /// `full_right[x]`: the rows full in board column `x` and every column right of it.
-    full_right: [u64; MAX_WIDTH + 1],
+    /// `full_right[x]`: the rows full in board column `x` and every column right of it; three
+    /// spare entries so that the compiler sees any column below [`MAX_WIDTH`] plus a span fit.
+    full_right: [u64; MAX_WIDTH + 4],
     /// Bit `x`: board column `x` has a hole, so its top run sits on one and cells stacked
     /// onto it deepen that hole.
     holed: u32,
@@ -602,7 +603,7 @@ impl<'a> DropBase<'a> {
             before: [[0; PADDED]; TRADED.len()],
             total: Tally::NONE,
             full_left: [rows; MAX_WIDTH + 1],
-            full_right: [rows; MAX_WIDTH + 1],
+            full_right: [rows; MAX_WIDTH + 4],
             holed: 0,
         }
     }

@@ -646,9 +646,8 @@ impl<'a> DropBase<'a> {
     /// was built from (a fresh copy, or one given back by [`undo`](DropBase::undo)), and unless
     /// it tops out writes the features of the board it leaves and the move features (always:
     /// they cost next to nothing, and a drop that clears no rows writes constants) into `out`.
-    /// Working in the
-    /// caller's board lets a caller keep it inside a larger value and undo a drop by restoring
-    /// a few columns instead of copying whole boards.
+    /// Working in the caller's board lets a caller keep it inside a larger value and undo a
+    /// drop by restoring a few columns instead of copying whole boards.
     ///
     /// Without `KEEP` the piece is left on `board` only when it clears rows (their removal
     /// needs it there): a caller that wants the features and not the board saves the writes
@@ -882,7 +881,7 @@ impl<const SPAN: usize> After<'_, SPAN> {
 
     /// A drop that clears the `full` rows: places the piece on `board` and removes them (only
     /// where needed without `KEEP`) and writes the features of the board it leaves into `out`.
-    /// Apart from the common path, which clears none.
+    /// Kept out of the common path, which clears none.
     #[inline(never)]
     #[cold]
     fn clear<const KEEP: bool>(&self, full: u64, board: &mut Board, out: &mut FeatureValues) {

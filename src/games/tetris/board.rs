@@ -923,15 +923,20 @@ impl<const SPAN: usize> After<'_, SPAN> {
         }
         let (below_block, above_block) = (low - 1, low + lines);
         let (rows, width) = (self.base.rows, self.base.board.width());
-        let (mut joined, mut opened, mut deepened) = (0, 0, 0);
-        for site in PAD..PAD + width {
+        // Bit `x`: board column `x` is empty just below and just above the block (rows at and
+        // above 64 are empty); found without a branch per column, as few columns are.
+        let joining = (PAD..PAD + width).fold(0u32, |joining, site| {
             let c = self.placed(site);
-            // Rows at and above 64 are empty.
+            let sides = c >> below_block | c.checked_shr(above_block).unwrap_or(0);
+            joining | (!sides as u32 & 1) << (site - PAD)
+        });
+        let (mut opened, mut deepened) = (0, 0);
+        let mut rest = joining;
+        while rest != 0 {
+            let site = PAD + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let c = self.placed(site);
             let above = c.checked_shr(above_block).unwrap_or(0);
-            if (c >> below_block) & 1 | above & 1 != 0 {
-                continue;
-            }
-            joined += 1;
             let empty = !c & rows;
             let run_below = (empty << (63 - below_block)).leading_ones();
             if above == 0 {
@@ -949,7 +954,7 @@ impl<const SPAN: usize> After<'_, SPAN> {
             out.0[HOLES] -= opened as f64;
         }
         if mask & bit(COLUMN_TRANSITIONS) != 0 {
-            out.0[COLUMN_TRANSITIONS] -= (2 * joined) as f64;
+            out.0[COLUMN_TRANSITIONS] -= (2 * joining.count_ones()) as f64;
         }
         if mask & bit(CUMULATIVE_WELLS) != 0 {
             out.0[CUMULATIVE_WELLS] += deepened as f64;

@@ -484,8 +484,8 @@ impl Tally {
 
     /// The features of a whole board, one pass over its columns between walls (`padded`):
     /// `running` sees each site, its height and the sums up to and including it (the wall on the
-    /// right is as high as the board). Dellacherie's sums are
-    /// cheap and always taken; wells and the extra features only when `mask` wants them.
+    /// right is as high as the board). Dellacherie's sums are cheap and always taken; wells and
+    /// the extra features only when `mask` wants them.
     #[inline(always)]
     fn over(
         padded: &Padded,
@@ -744,8 +744,9 @@ impl<'a> DropBase<'a> {
     }
 }
 
-/// The sites around a drop that cleared no line, after it: site `k` is column `x + k` of
-/// [`Padded`], so the covered columns are the sites from [`PAD`] on.
+/// The sites around a drop that did not top out, with the piece in place (before any full rows
+/// are removed): site `k` is column `x + k` of [`Padded`], so the covered columns are the sites
+/// from [`PAD`] on.
 struct After<'a, const SPAN: usize> {
     base: &'a DropBase<'a>,
     drop: &'a Drop,
@@ -961,11 +962,14 @@ impl<const SPAN: usize> After<'_, SPAN> {
         }
     }
 
-    /// Column `site` of [`Padded`] with the piece in place, anywhere on the board.
+    /// Column `site` of [`Padded`] with the piece in place, anywhere on the board: [`col`]
+    /// inside the window, the board's column outside it.
+    ///
+    /// [`col`]: After::col
     #[inline(always)]
     fn placed(&self, site: usize) -> u64 {
-        match site.checked_sub(self.x + PAD) {
-            Some(j) if j < SPAN => self.covered[j],
+        match site.checked_sub(self.x) {
+            Some(k) if k < WINDOW => self.col(k),
             _ => self.base.padded[site],
         }
     }
@@ -1073,9 +1077,16 @@ mod tests {
 
     /// Every board feature, the move features aside.
     const BOARD_FEATURES: FeatureMask = ((1 << FEATURE_NAMES.len()) - 1) & !MOVE_FEATURES;
-    /// Dellacherie's board features: every published weight set uses them.
-    const DELLACHERIE_BOARD: FeatureMask =
-        bit(ROW_TRANSITIONS) | bit(COLUMN_TRANSITIONS) | bit(HOLES) | bit(CUMULATIVE_WELLS);
+    /// Dellacherie's board features, the first sums of [`SUMS`]: every published weight set
+    /// uses them.
+    const DELLACHERIE_BOARD: FeatureMask = {
+        let (mut mask, mut slot) = (0, 0);
+        while slot < DELLACHERIE_SUMS {
+            mask |= bit(SUMS[slot]);
+            slot += 1;
+        }
+        mask
+    };
 
     /// Boards of any size with random column heights, each column's top cell filled and the
     /// cells below it all filled, mostly filled or half filled (holes), full rows included.
@@ -1173,20 +1184,17 @@ mod tests {
         let upright = *table.find(0, 1, 1).unwrap();
         let first = board(&["....", "....", "#.##", "#..#"]);
         let second = board(&["....", "...#", "#.##", "#..#"]);
-        for b in [first, second] {
+        let [first_cleared, second_cleared] = [first, second].map(|b| {
+            check_drop(b, upright, DELLACHERIE_BOARD).unwrap();
             let mut after = b;
             assert_eq!(after.drop_piece(&upright).lines, 1);
-            check_drop(b, upright, DELLACHERIE_BOARD).unwrap();
-        }
+            after
+        });
         assert_eq!(feature(&first, "holes"), 1.0);
-        let mut cleared = first;
-        cleared.drop_piece(&upright);
-        assert_eq!(feature(&cleared, "holes"), 0.0);
-        let mut cleared = second;
-        cleared.drop_piece(&upright);
+        assert_eq!(feature(&first_cleared, "holes"), 0.0);
         // Column 2 between the piece and column 3: rows 0 and 1 after the clear, 1 + 2 (1 + 1
         // before it, row 1 filled between them); column 0 between the wall and the piece: 1 + 2.
-        assert_eq!(feature(&cleared, "cumulative_wells"), 6.0);
+        assert_eq!(feature(&second_cleared, "cumulative_wells"), 6.0);
     }
 
     proptest! {

@@ -9,6 +9,7 @@ use stacktune::episode::with_threads;
 use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::tetris::Tetris;
 use stacktune::rng::{Purpose, stream};
+use stacktune::search::Search;
 use stacktune::tune::Optimizer;
 use stacktune::tune::fitness::score_candidates;
 use stacktune::tune::ga::{GaConfig, GeneticAlgorithm};
@@ -52,6 +53,7 @@ fn generation(c: &mut Criterion) {
                 with_threads(threads, || {
                     score_candidates(
                         &game,
+                        Search::Lookahead,
                         &candidates,
                         GAMES,
                         |i| stream(1, Purpose::TrainingGames, 0, i),

@@ -13,6 +13,7 @@ use crate::games::GameSpec;
 use crate::progress::Mode;
 use crate::report::{HistoryRow, plot_fitness, plot_weights, write_history};
 use crate::rng::{Purpose, game_stream, stream};
+use crate::search::Player;
 use crate::stats::Summary;
 use crate::tune::Optimizer;
 use crate::tune::fitness::score_candidates;
@@ -271,6 +272,7 @@ pub fn evolve<G: Game>(
     mode: Mode,
 ) -> Result<RunResult> {
     config.validate()?;
+    let search = config.game.search()?;
     let all = game.feature_names();
     let indices = feature_indices(all, &config.features, game.name())?;
     let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
@@ -292,6 +294,7 @@ pub fn evolve<G: Game>(
             let file = load_baseline(path)?;
             let player = LinearPlayer::from_file(game, &file)
                 .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
+            let player = Player::new(player, search);
             Some((path.clone(), player))
         }
         None => None,
@@ -372,14 +375,15 @@ pub fn evolve<G: Game>(
             .saturating_sub(config.hall_of_fame as usize)..];
         let rivals = champions
             .iter()
-            .map(|row| LinearPlayer::from_vector(all, &expand(&row.best_weights)))
-            .collect::<Result<Vec<_>>>()?;
+            .map(|row| expand(&row.best_weights))
+            .collect::<Vec<_>>();
         let with_rivals = (!rivals.is_empty())
             .then(|| game.with_rivals(&rivals))
             .flatten();
         let scores = crate::episode::with_threads(config.threads, || {
             score_candidates(
                 with_rivals.as_ref().unwrap_or(game),
+                search,
                 &candidates,
                 config.games,
                 |i| stream(config.seed, Purpose::TrainingGames, g, i),
@@ -404,7 +408,10 @@ pub fn evolve<G: Game>(
         let best_weights = checkpoint.optimizer.ask()[best_index].clone();
         let validate = (g + 1) % config.validate_every == 0 || g + 1 == config.generations;
         let validation = if validate {
-            let player = LinearPlayer::from_vector(all, &expand(&best_weights))?;
+            let player = Player::new(
+                LinearPlayer::from_vector(all, &expand(&best_weights))?,
+                search,
+            );
             let v = held_out(game, &player, config.validation_games, config, stop)?;
             Some(v.mean)
         } else {
@@ -469,7 +476,7 @@ pub fn evolve<G: Game>(
         .last()
         .expect("at least one generation ran");
     let best_full = expand(&last.best_weights);
-    let player = LinearPlayer::from_vector(all, &best_full)?;
+    let player = Player::new(LinearPlayer::from_vector(all, &best_full)?, search);
     if mode != Mode::Quiet {
         eprintln!(
             "scoring the best weights on {} held-out games",
@@ -526,7 +533,7 @@ pub fn evolve<G: Game>(
 /// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
 fn held_out<G: Game>(
     game: &G,
-    player: &LinearPlayer,
+    player: &Player,
     games: u64,
     config: &RunConfig,
     stop: &AtomicBool,

@@ -8,6 +8,7 @@ use stacktune::eval::LinearPlayer;
 use stacktune::game::EpisodeLimits;
 use stacktune::games::tetris::Tetris;
 use stacktune::rng::game_stream;
+use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 use std::sync::atomic::AtomicBool;
 
@@ -17,7 +18,7 @@ fn mean_lines(weights: &str, games: u64) -> f64 {
     let player = LinearPlayer::from_file(&game, &file).unwrap();
     let results = play_all(
         &game,
-        &[player],
+        &[Player::new(player, Search::Lookahead)],
         games,
         |i| game_stream(0, i),
         EpisodeLimits { max_moves: None },

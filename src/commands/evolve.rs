@@ -81,6 +81,7 @@ impl EvolveArgs {
         c.game.colours = g.colours.or(c.game.colours);
         c.game.inarow = g.inarow.or(c.game.inarow);
         c.game.depth = g.depth.or(c.game.depth);
+        c.game.beam_width = g.beam_width.or(c.game.beam_width);
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();
         }
@@ -214,6 +215,9 @@ fn game_flags(g: &GameSpec) -> String {
     }
     if let Some(d) = g.depth {
         s += &format!(" --depth {d}");
+    }
+    if let Some(w) = g.beam_width {
+        s += &format!(" --beam-width {w}");
     }
     for o in &g.opponents {
         s += &format!(" --opponent {o}");

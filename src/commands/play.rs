@@ -93,7 +93,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
     with_game!(&any, g => {
-        let player = super::player_for(g, &file, &args.weights)?;
+        let player = super::player_for(g, &args.game, &file, &args.weights)?;
         let report = play(g, &player, &args)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
@@ -111,7 +111,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 /// schedule (openings, colours) from its start.
 pub fn play<G: Game>(
     game: &G,
-    player: &crate::eval::LinearPlayer,
+    player: &crate::search::Player,
     args: &PlayArgs,
 ) -> Result<PlayReport> {
     if args.games == 0 {

@@ -11,7 +11,7 @@ use crate::fsutil::write_atomic;
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::report::{HistoryRow, plot_fitness, plot_weights, write_history};
+use crate::report::{HistoryRow, References, plot_fitness, plot_weights, write_history};
 use crate::rng::{Purpose, game_stream, stream};
 use crate::search::Player;
 use crate::stats::Summary;
@@ -432,7 +432,13 @@ pub fn evolve<G: Game>(
         checkpoint.next_generation = g + 1;
 
         write_history(&dir.join("history.csv"), &names, &checkpoint.history)?;
-        plot_fitness(dir, &title, game.score_name(), &checkpoint.history)?;
+        plot_fitness(
+            dir,
+            &title,
+            game.score_name(),
+            &checkpoint.history,
+            References::default(),
+        )?;
         plot_weights(dir, &title, &names, &checkpoint.history)?;
         write_atomic(
             &checkpoint_path,
@@ -491,6 +497,16 @@ pub fn evolve<G: Game>(
         )),
         None => None,
     };
+    plot_fitness(
+        dir,
+        &title,
+        game.score_name(),
+        &checkpoint.history,
+        References {
+            baseline: baseline.as_ref().map(|(_, b)| b.mean),
+            final_best: Some(best.mean),
+        },
+    )?;
     let mut weights = BTreeMap::new();
     for (name, &w) in names.iter().zip(&last.best_weights) {
         weights.insert(name.clone(), w);

@@ -133,7 +133,7 @@ mod tests {
         let mut position = game.start(&mut rng);
         let mut seen = Vec::new();
         for _ in 0..300 {
-            seen.push(position.clone());
+            seen.push(position);
             let Some(mv) = lookahead(eval, game, &position) else {
                 break;
             };

@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use stacktune::episode::with_threads;
 use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::tetris::Tetris;
+use stacktune::progress::Progress;
 use stacktune::rng::{Purpose, stream};
 use stacktune::search::Search;
 use stacktune::tune::Optimizer;
@@ -59,7 +60,7 @@ fn generation(c: &mut Criterion) {
                         |i| stream(1, Purpose::TrainingGames, 0, i),
                         limits,
                         &stop,
-                        || {},
+                        &Progress::hidden(),
                     )
                 })
                 .unwrap()

@@ -1,6 +1,7 @@
 //! Playing whole games with a player, one or many in parallel.
 
 use crate::game::{EpisodeLimits, EpisodeResult, Game, Policy};
+use crate::progress::Progress;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,10 +16,15 @@ pub fn play_episode<G: Game>(
     game.episode(player, 0, rng, limits, &mut |_, _| {})
 }
 
+/// Moves a game plays between two reports to the progress display: rare enough to cost nothing
+/// next to the moves themselves.
+const MOVES_PER_TICK: u64 = 1 << 14;
+
 /// Plays games `0..games` with every player, game `i` drawn from `streams(i)` for each of them
 /// (common random numbers), in parallel over (player, game) on the current rayon pool. Results
-/// come back player by player in game order whatever the thread count; `done` is called as each
-/// game ends (for progress). Returns `None` if `stop` was raised before every game was played.
+/// come back player by player in game order whatever the thread count; `progress` hears of the
+/// moves as they are played and of each game as it ends. Returns `None` if `stop` was raised
+/// before every game was played.
 pub fn play_all<G: Game, P: Policy<G>>(
     game: &G,
     players: &[P],
@@ -26,7 +32,7 @@ pub fn play_all<G: Game, P: Policy<G>>(
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
     stop: &AtomicBool,
-    done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Option<Vec<EpisodeResult>> {
     (0..players.len() as u64 * games)
         .into_par_iter()
@@ -40,9 +46,14 @@ pub fn play_all<G: Game, P: Policy<G>>(
                 index,
                 streams(index),
                 limits,
-                &mut |_, _| {},
+                &mut |_, so_far| {
+                    if so_far.moves % MOVES_PER_TICK == 0 && so_far.moves > 0 {
+                        progress.add_moves(MOVES_PER_TICK);
+                    }
+                },
             );
-            done();
+            progress.add_moves(r.moves % MOVES_PER_TICK);
+            progress.inc();
             Some(r)
         })
         .collect()

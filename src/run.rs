@@ -10,7 +10,7 @@ use crate::eval::LinearPlayer;
 use crate::fsutil::write_atomic;
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
-use crate::progress::Mode;
+use crate::progress::{Mode, Progress};
 use crate::report::{HistoryRow, References, plot_fitness, plot_weights, write_history};
 use crate::rng::{Purpose, game_stream, stream};
 use crate::search::Player;
@@ -389,7 +389,7 @@ pub fn evolve<G: Game>(
                 |i| stream(config.seed, Purpose::TrainingGames, g, i),
                 limits,
                 stop,
-                || {},
+                &Progress::hidden(),
             )
         })??;
         let Some(scores) = scores else {
@@ -562,7 +562,7 @@ fn held_out<G: Game>(
             |i| game_stream(config.validation_seed, i),
             config.validation_limits(),
             stop,
-            || {},
+            &Progress::hidden(),
         )
     })?
     .context("stopped during validation; resume with --resume")?;

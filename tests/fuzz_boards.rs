@@ -65,8 +65,7 @@ fn mutate(text: &str, edits: &[Edit]) -> String {
                 chars = lines.join("\n").chars().collect();
             }
             6 => {
-                let number = ["99999999999999999999", "-1", "1e309", "4294967296", "0"]
-                    [e.pick % 5];
+                let number = ["99999999999999999999", "-1", "1e309", "4294967296", "0"][e.pick % 5];
                 if let Some(start) = (e.at % n..chars.len()).find(|&k| chars[k].is_ascii_digit()) {
                     let end = (start..chars.len())
                         .find(|&k| !chars[k].is_ascii_digit())

@@ -37,6 +37,12 @@ fn every_input_file_readme_names_exists() {
             }
         }
     }
-    assert!(missing.is_empty(), "README names missing files: {missing:#?}");
-    assert!(checked >= 20, "only {checked} file arguments found in README");
+    assert!(
+        missing.is_empty(),
+        "README names missing files: {missing:#?}"
+    );
+    assert!(
+        checked >= 20,
+        "only {checked} file arguments found in README"
+    );
 }

@@ -122,7 +122,7 @@ pub fn play<G: Game>(
     };
     let opponents = game.opponents();
     let games = args.games * opponents.len().max(1) as u64;
-    let progress = Progress::new(Mode::detect(args.quiet || args.json), games, "games");
+    let progress = Progress::new(Mode::detect(args.quiet), games, "games");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
         play_all(
@@ -132,7 +132,7 @@ pub fn play<G: Game>(
             |i| game_stream(args.seed, i),
             limits,
             &AtomicBool::new(false),
-            || progress.inc(),
+            &progress,
         )
     })?
     .expect("play is never stopped early");

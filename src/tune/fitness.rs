@@ -7,6 +7,7 @@
 use crate::episode::play_all;
 use crate::eval::LinearPlayer;
 use crate::game::{EpisodeLimits, Game};
+use crate::progress::Progress;
 use crate::search::{Player, Search};
 use anyhow::Result;
 use rand_chacha::ChaCha8Rng;
@@ -35,14 +36,14 @@ pub fn score_candidates<G: Game>(
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
     stop: &AtomicBool,
-    done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Result<Option<Scores>> {
     let names = game.feature_names();
     let players = candidates
         .iter()
         .map(|w| Ok(Player::new(LinearPlayer::from_vector(names, w)?, search)))
         .collect::<Result<Vec<_>>>()?;
-    let Some(results) = play_all(game, &players, games, streams, limits, stop, done) else {
+    let Some(results) = play_all(game, &players, games, streams, limits, stop, progress) else {
         return Ok(None);
     };
     let fitness = results

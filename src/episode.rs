@@ -1,7 +1,7 @@
 //! Playing whole games with a linear player, one or many in parallel.
 
 use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, Game};
+use crate::game::{EpisodeLimits, EpisodeResult, Game, Outcome};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,14 +25,29 @@ pub fn play_episode_observed<G: Game>(
     limits: EpisodeLimits,
     observe: &mut impl FnMut(&G::Position, &EpisodeResult),
 ) -> EpisodeResult {
-    let mut position = game.start(&mut rng);
+    let position = game.start(&mut rng);
+    play_from(game, player, position, limits, observe, |position, mv| {
+        game.apply(position, mv, &mut rng)
+    })
+}
+
+/// Plays a game alone from `position`, each chosen move played by `step`: for a game whose
+/// episodes draw from a source of their own rather than [`Game::apply`]'s stream.
+pub fn play_from<G: Game>(
+    game: &G,
+    player: &LinearPlayer,
+    mut position: G::Position,
+    limits: EpisodeLimits,
+    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
+    mut step: impl FnMut(&mut G::Position, G::Move) -> Outcome,
+) -> EpisodeResult {
     let mut result = EpisodeResult::default();
     observe(&position, &result);
     while limits.max_moves.is_none_or(|m| result.moves < m) {
         let Some(mv) = player.choose(game, &position) else {
             break;
         };
-        let outcome = game.apply(&mut position, mv, &mut rng);
+        let outcome = step(&mut position, mv);
         result.moves += 1;
         result.score = game.accumulate(result.score, &outcome);
         observe(&position, &result);

@@ -55,7 +55,13 @@ pub struct EpisodeResult {
     pub score: f64,
     /// Moves (pieces) played: throughput is counted in these.
     pub moves: u64,
+    /// Counts a game reports per episode beside its score, named by
+    /// [`Game::detail_names`] (contest Tetris: lines, clears by size, game overs).
+    pub details: [u64; MAX_DETAILS],
 }
+
+/// Most per-episode counts a game may report.
+pub const MAX_DETAILS: usize = 8;
 
 /// A game: rules, placements and named features.
 ///
@@ -163,6 +169,12 @@ pub trait Game: Send + Sync {
     fn describe_episode(&self, index: u64) -> Option<String> {
         let _ = index;
         None
+    }
+
+    /// The names of the counts in [`EpisodeResult::details`]; empty for a game that reports
+    /// none. `play` shows them per game.
+    fn detail_names(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// What an episode's score counts, for reports ("lines", "score", ...).

@@ -555,6 +555,7 @@ impl Game for Connect {
         let playing = |p: &Position| EpisodeResult {
             score: 0.0,
             moves: p.moves_played() as u64,
+            ..EpisodeResult::default()
         };
         let (result, last) = play_round(
             self,
@@ -568,6 +569,7 @@ impl Game for Connect {
         let end = EpisodeResult {
             score: result.score(),
             moves: result.moves,
+            ..EpisodeResult::default()
         };
         observe(&last, &end);
         end

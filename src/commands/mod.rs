@@ -3,6 +3,7 @@
 pub mod evolve;
 pub mod moves;
 pub mod play;
+pub mod replay;
 pub mod solve;
 pub mod solve_connect;
 pub mod watch;

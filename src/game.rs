@@ -165,6 +165,18 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The same game with its episodes numbered from `seed`, as `play --seed` numbers them,
+    /// for a game that replays a seeded source of its own (contest Tetris: episode i is
+    /// contest seed `seed + i`). Other games draw everything from the episode's stream and
+    /// are returned unchanged.
+    fn numbered_from(&self, seed: u64) -> Self
+    where
+        Self: Sized + Clone,
+    {
+        let _ = seed;
+        self.clone()
+    }
+
     /// Who plays what in episode `index`, for `watch`; `None` for a one-player game.
     fn describe_episode(&self, index: u64) -> Option<String> {
         let _ = index;

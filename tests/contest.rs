@@ -216,3 +216,112 @@ fn missing_requests_file() {
     ]);
     assert_one_line_error(&out, "cannot read requests file no/such/file.txt");
 }
+
+const HAND: &str = "tests/data/contest/el-tetris.toml";
+
+#[test]
+fn play_numbers_games_by_contest_seed_and_reports_each() {
+    let play = |seed: &str, games: &str| {
+        json(&run(&[
+            "play",
+            "--weights",
+            HAND,
+            "--level",
+            "2",
+            "--seed",
+            seed,
+            "--games",
+            games,
+            "--json",
+            "--quiet",
+        ]))
+    };
+    let three = play("1", "3");
+    let keys: Vec<&str> = three
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    for key in [
+        "games",
+        "mean",
+        "ci95",
+        "total_pieces",
+        "pieces_per_second",
+        "per_game",
+    ] {
+        assert!(keys.contains(&key), "{key} in {keys:?}");
+    }
+    let rows = three["per_game"].as_array().unwrap();
+    assert_eq!(rows[1]["game"], "contest seed 2, level 2");
+    let row_keys: Vec<&str> = rows[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        row_keys,
+        [
+            "doubles",
+            "game",
+            "game_overs",
+            "lines",
+            "score",
+            "singles",
+            "tetrises",
+            "triples"
+        ]
+    );
+    // Game 1 of --seed 1 is game 0 of --seed 2: contest seed 2 either way.
+    let two = play("2", "1");
+    assert_eq!(two["per_game"][0]["score"], rows[1]["score"]);
+    assert_eq!(three["total_pieces"], 3 * 180);
+    let mean: f64 = rows
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .sum::<f64>()
+        / 3.0;
+    assert_eq!(three["mean"].as_f64().unwrap(), mean);
+}
+
+#[test]
+fn weights_name_their_rules() {
+    let out = run(&[
+        "play",
+        "--weights",
+        HAND,
+        "--rules",
+        "research",
+        "--games",
+        "1",
+    ]);
+    assert_one_line_error(
+        &out,
+        "weights file tests/data/contest/el-tetris.toml is for rules `contest`, not --rules research",
+    );
+}
+
+#[test]
+fn watch_shows_hold_and_previews() {
+    let out = run(&[
+        "watch",
+        "--weights",
+        HAND,
+        "--level",
+        "3",
+        "--seed",
+        "1",
+        "--max-pieces",
+        "2",
+    ]);
+    assert!(out.status.success());
+    let text = common::stdout(&out);
+    assert!(text.starts_with("contest seed 1, level 3\n"), "{text}");
+    // Seed 1 at level 3 deals I first, then L J Z Z J.
+    assert!(
+        text.contains("turn 0  current I  hold -  next LJZZJ"),
+        "{text}"
+    );
+}

@@ -74,11 +74,6 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_clear: bool,
-    /// Contest tetris: game i is contest seed `first_seed + i` (set from `play`/`watch`
-    /// `--seed`, not a flag of its own; training games draw their seeds).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub first_seed: Option<u64>,
     /// Puyo: what an episode scores, `score` (default) or `max_chain` (largest chain fired).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -75,9 +75,7 @@ impl Contest {
                 bail!("{flag} is a research tetris setting; contest rules do not use it");
             }
         }
-        let mut game = Contest::new(spec.level.unwrap_or(2), spec.all_clear)?;
-        game.first_seed = spec.first_seed;
-        Ok(game)
+        Contest::new(spec.level.unwrap_or(2), spec.all_clear)
     }
 
     pub fn rules_of(&self) -> &Rules {
@@ -266,6 +264,13 @@ impl Game for Contest {
         self.play_stream(player, &mut dealer, limits, observe)
     }
 
+    fn numbered_from(&self, seed: u64) -> Contest {
+        Contest {
+            first_seed: Some(seed),
+            ..self.clone()
+        }
+    }
+
     fn describe_episode(&self, index: u64) -> Option<String> {
         self.first_seed
             .map(|s| format!("contest seed {}, level {}", s + index, self.rules.level))
@@ -299,5 +304,62 @@ impl Game for Contest {
             next
         ));
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(current: u8, hold: u8) -> Vec<Request> {
+        let game = Contest::new(2, false).unwrap();
+        let position = Position {
+            board: Board::empty(WIDTH, HEIGHT),
+            current,
+            hold,
+            next: [2; 5],
+            turn: 0,
+            failures: 0,
+        };
+        let mut out = Vec::new();
+        game.for_each_move(&position, 0, &mut |mv, _, _, _| out.push(mv));
+        out
+    }
+
+    #[test]
+    fn placements_are_the_distinct_outcomes_with_and_without_hold() {
+        const T: u8 = 4;
+        // T: 9 + 8 + 9 + 8 columns over its four states, plus the empty-hold turn.
+        assert_eq!(moves(T, 0).len(), 35);
+        assert_eq!(moves(T, 0).iter().filter(|m| m.hold).count(), 1);
+        // With an I held: its vertical 10 and horizontal 7 after the swap.
+        assert_eq!(moves(T, rules::I).len(), 34 + 17);
+        // Holding the same piece changes nothing: no swap is offered.
+        assert_eq!(moves(T, T).len(), 34);
+        // O's four requested states have the same cells: one state, nine columns.
+        assert_eq!(moves(5, 5).len(), 9);
+    }
+
+    #[test]
+    fn the_game_ends_with_its_180th_turn() {
+        let game = Contest::new(2, false).unwrap();
+        let mut dealer = ContestStream::new(3);
+        let mut position = game.rules.start(&mut dealer);
+        let stash = Request {
+            hold: true,
+            rotation: 0,
+            x: 5,
+        };
+        let mut ended = 0;
+        for turn in 1..=TURNS {
+            let t = game.rules.play(&mut position, stash, &mut dealer);
+            if game.outcome(&t, &position).game_over {
+                ended = turn;
+            }
+        }
+        assert_eq!(ended, TURNS);
+        let mut none = 0;
+        game.for_each_move(&position, 0, &mut |_, _, _, _| none += 1);
+        assert_eq!(none, 0);
     }
 }

@@ -286,15 +286,7 @@ impl Game for Contest {
 
     fn render(&self, position: &Position) -> String {
         let letter = |p: u8| LETTERS[p as usize];
-        let mut s = String::new();
-        for row in position.board.to_rows() {
-            s.push('|');
-            s.push_str(&row);
-            s.push_str("|\n");
-        }
-        s.push('+');
-        s.push_str(&"-".repeat(WIDTH));
-        s.push_str("+\n");
+        let mut s = position.board.framed();
         let next: String = position.next.iter().map(|&p| letter(p)).collect();
         s.push_str(&format!(
             "turn {}  current {}  hold {}  next {}\n",

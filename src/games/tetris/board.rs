@@ -167,6 +167,20 @@ impl Board {
             .collect()
     }
 
+    /// The rows framed for the terminal: a wall each side and the floor.
+    pub fn framed(&self) -> String {
+        let mut s = String::new();
+        for row in self.to_rows() {
+            s.push('|');
+            s.push_str(&row);
+            s.push_str("|\n");
+        }
+        s.push('+');
+        s.push_str(&"-".repeat(self.width()));
+        s.push_str("+\n");
+        s
+    }
+
     /// Filled cells on the board.
     pub fn cell_count(&self) -> u32 {
         self.cols.iter().map(|c| c.count_ones()).sum()

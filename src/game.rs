@@ -54,7 +54,13 @@ pub struct EpisodeResult {
     pub score: f64,
     /// Moves (pieces) played: throughput is counted in these.
     pub moves: u64,
+    /// Counts a game reports per episode beside its score, named by
+    /// [`Game::detail_names`] (contest Tetris: lines, clears by size, game overs).
+    pub details: [u64; MAX_DETAILS],
 }
+
+/// Most per-episode counts a game may report.
+pub const MAX_DETAILS: usize = 8;
 
 /// Whatever picks the tuned side's moves: a weight set under a search (`search::Player`).
 ///
@@ -145,22 +151,10 @@ pub trait Game: Send + Sync {
         Self: Sized,
     {
         let _ = index;
-        let mut position = self.start(&mut rng);
-        let mut result = EpisodeResult::default();
-        observe(&position, &result);
-        while limits.max_moves.is_none_or(|m| result.moves < m) {
-            let Some(mv) = player.choose(self, &position) else {
-                break;
-            };
-            let outcome = self.apply(&mut position, mv, &mut rng);
-            result.moves += 1;
-            result.score = self.accumulate(result.score, &outcome);
-            observe(&position, &result);
-            if outcome.game_over {
-                break;
-            }
-        }
-        result
+        let position = self.start(&mut rng);
+        play_from(self, player, position, limits, observe, |position, mv| {
+            self.apply(position, mv, &mut rng)
+        })
     }
 
     /// The opponents of a two-player game, by name, in the order episodes meet them: episode
@@ -182,10 +176,28 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The same game with its episodes numbered from `seed`, as `play --seed` numbers them,
+    /// for a game that replays a seeded source of its own (contest Tetris: episode i is
+    /// contest seed `seed + i`). Other games draw everything from the episode's stream and
+    /// are returned unchanged.
+    fn numbered_from(&self, seed: u64) -> Self
+    where
+        Self: Sized + Clone,
+    {
+        let _ = seed;
+        self.clone()
+    }
+
     /// Who plays what in episode `index`, for `watch`; `None` for a one-player game.
     fn describe_episode(&self, index: u64) -> Option<String> {
         let _ = index;
         None
+    }
+
+    /// The names of the counts in [`EpisodeResult::details`]; empty for a game that reports
+    /// none. `play` shows them per game.
+    fn detail_names(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// What an episode's score counts, for reports ("lines", "score", ...).
@@ -195,4 +207,32 @@ pub trait Game: Send + Sync {
 
     /// A drawing of the position for the terminal (`watch`).
     fn render(&self, position: &Self::Position) -> String;
+}
+
+/// Plays a game alone from `position` until it ends or reaches the move limit, `player`
+/// choosing and `step` playing each move: the default [`Game::episode`] with `step` =
+/// [`Game::apply`], and the loop of a game whose episodes draw from a source of their own.
+pub fn play_from<G: Game>(
+    game: &G,
+    player: &impl Policy<G>,
+    mut position: G::Position,
+    limits: EpisodeLimits,
+    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
+    mut step: impl FnMut(&mut G::Position, G::Move) -> Outcome,
+) -> EpisodeResult {
+    let mut result = EpisodeResult::default();
+    observe(&position, &result);
+    while limits.max_moves.is_none_or(|m| result.moves < m) {
+        let Some(mv) = player.choose(game, &position) else {
+            break;
+        };
+        let outcome = step(&mut position, mv);
+        result.moves += 1;
+        result.score = game.accumulate(result.score, &outcome);
+        observe(&position, &result);
+        if outcome.game_over {
+            break;
+        }
+    }
+    result
 }

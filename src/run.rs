@@ -264,7 +264,7 @@ fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<us
 }
 
 /// Runs (or resumes) the evolution described by `config` in `dir`.
-pub fn evolve<G: Game>(
+pub fn evolve<G: Game + Clone>(
     game: &G,
     config: &RunConfig,
     dir: &Path,
@@ -535,6 +535,7 @@ pub fn evolve<G: Game>(
     put("stacktune_version", env!("CARGO_PKG_VERSION").into());
     let file = WeightFile {
         game: game.name().to_string(),
+        rules: config.game.rules.clone(),
         weights,
         meta,
     };
@@ -547,13 +548,14 @@ pub fn evolve<G: Game>(
 }
 
 /// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
-fn held_out<G: Game>(
+fn held_out<G: Game + Clone>(
     game: &G,
     player: &Player,
     games: u64,
     config: &RunConfig,
     stop: &AtomicBool,
 ) -> Result<Summary> {
+    let game = &game.numbered_from(config.validation_seed);
     let results = crate::episode::with_threads(config.threads, || {
         play_all(
             game,

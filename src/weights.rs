@@ -15,6 +15,10 @@ use std::path::Path;
 pub struct WeightFile {
     /// The game the weights play (`tetris`, `puyo`, ...).
     pub game: String,
+    /// The ruleset the weights were tuned for (tetris `contest`, puyo `tsu`, ...), used when
+    /// the user names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     /// Feature name → weight. Features not named are not computed.
     pub weights: BTreeMap<String, f64>,
     /// Where the weights come from: source, rules, fitness, seed, ...
@@ -68,7 +72,11 @@ impl WeightFile {
 
     /// TOML text with weights in the game's feature order, then the meta table.
     pub fn to_toml(&self, feature_order: &[&str]) -> String {
-        let mut out = format!("game = {}\n\n[weights]\n", toml_string(&self.game));
+        let mut out = format!("game = {}\n", toml_string(&self.game));
+        if let Some(rules) = &self.rules {
+            out.push_str(&format!("rules = {}\n", toml_string(rules)));
+        }
+        out.push_str("\n[weights]\n");
         for name in feature_order {
             if let Some(w) = self.weights.get(*name) {
                 out.push_str(&format!("{name} = {}\n", toml_float(*w)));
@@ -115,6 +123,7 @@ mod tests {
         meta.insert("source".into(), toml::Value::String("test".into()));
         let file = WeightFile {
             game: "tetris".into(),
+            rules: Some("contest".into()),
             weights,
             meta,
         };

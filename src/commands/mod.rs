@@ -3,6 +3,7 @@
 pub mod evolve;
 pub mod moves;
 pub mod play;
+pub mod replay;
 pub mod solve;
 pub mod solve_connect;
 pub mod watch;
@@ -15,11 +16,19 @@ use crate::weights::WeightFile;
 use anyhow::Result;
 use std::path::Path;
 
-/// Loads a weights file and fills in the game it names when the user gave none.
+/// Loads a weights file and fills in the game and rules it names when the user gave none.
 pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFile> {
     let file = WeightFile::load(path)?;
     if spec.game.is_none() {
         spec.game = Some(file.game.clone());
+    }
+    match (&spec.rules, &file.rules) {
+        (None, _) => spec.rules = file.rules.clone(),
+        (Some(given), Some(named)) if given != named => anyhow::bail!(
+            "weights file {} is for rules `{named}`, not --rules {given}",
+            path.display()
+        ),
+        _ => {}
     }
     Ok(file)
 }

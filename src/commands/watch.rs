@@ -30,7 +30,10 @@ pub struct WatchArgs {
 pub fn run(mut args: WatchArgs) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
-    with_game!(&any, g => watch(g, super::player_for(g, &args.game, &file, &args.weights)?, &args)?);
+    with_game!(&any, g => {
+        let g = &g.numbered_from(args.seed);
+        watch(g, super::player_for(g, &args.game, &file, &args.weights)?, &args)?
+    });
     Ok(())
 }
 

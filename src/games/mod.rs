@@ -4,6 +4,7 @@
 //! [`AnyGame`] and the [`with_game!`](crate::with_game) macro; nothing else names a game.
 
 pub mod connect;
+pub mod contest;
 pub mod panel;
 pub mod puyo;
 pub mod tetris;
@@ -33,7 +34,7 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
-    /// Ruleset: tetris `research`; puyo `programming` or `tsu`.
+    /// Ruleset: tetris `research` or `contest`; puyo `programming` or `tsu`.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
@@ -72,6 +73,14 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default)]
     pub preview: bool,
+    /// Contest tetris: the level, 1 to 3 (default 2; 3 adds obstacles).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// Contest tetris: score the July-2023 all-clear bonus (off in the March-2023 rules).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_clear: bool,
     /// Puyo: what an episode scores, `score` (default) or `max_chain` (largest chain fired).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,6 +91,7 @@ pub struct GameSpec {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Tetris(tetris::Tetris),
+    Contest(contest::Contest),
     Puyo(puyo::Puyo),
     Connect(connect::Connect),
 }
@@ -133,10 +143,23 @@ impl GameSpec {
                 }
             }
         }
+        if name != "tetris" || self.rules.as_deref() != Some("contest") {
+            for (given, flag) in [
+                (self.level.is_some(), "--level"),
+                (self.all_clear, "--all-clear"),
+            ] {
+                if given {
+                    bail!("{flag} is a contest tetris setting; add --rules contest");
+                }
+            }
+        }
         match name {
+            "tetris" if self.rules.as_deref() == Some("contest") => {
+                Ok(AnyGame::Contest(contest::Contest::from_spec(self)?))
+            }
             "tetris" => {
                 if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {
-                    bail!("unknown tetris rules `{r}`; valid rules: research");
+                    bail!("unknown tetris rules `{r}`; valid rules: research, contest");
                 }
                 let game =
                     tetris::Tetris::new(self.width.unwrap_or(10), self.height.unwrap_or(20))?
@@ -165,6 +188,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::games::AnyGame::Tetris($g) => $body,
+            $crate::games::AnyGame::Contest($g) => $body,
             $crate::games::AnyGame::Puyo($g) => $body,
             $crate::games::AnyGame::Connect($g) => $body,
         }

@@ -558,6 +558,7 @@ impl Game for Connect {
         let playing = |p: &Position| EpisodeResult {
             score: 0.0,
             moves: p.moves_played() as u64,
+            ..EpisodeResult::default()
         };
         let (result, last) = play_round(
             self,
@@ -571,6 +572,7 @@ impl Game for Connect {
         let end = EpisodeResult {
             score: result.score(),
             moves: result.moves,
+            ..EpisodeResult::default()
         };
         observe(&last, &end);
         end

@@ -103,7 +103,8 @@ impl GameSpec {
     }
 
     /// The search the tuned player uses: Connect-N's alpha-beta over `--depth` plies, a beam
-    /// when `--beam-width` is given, else one ply (two with `--preview`).
+    /// when `--beam-width` is given, else one ply (two with `--preview`; one for contest Tetris,
+    /// which always shows five pieces).
     pub fn search(&self) -> Result<Search> {
         let name = self.name();
         match (self.depth, self.beam_width) {
@@ -113,6 +114,8 @@ impl GameSpec {
             (_, Some(_)) if name == "connect" => {
                 bail!("--beam-width is not a connect setting; connect searches with --depth")
             }
+            // Contest Tetris always shows five pieces: its cheap default looks at one.
+            (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
             (None, None) => Ok(Search::Lookahead),
             (Some(_), None) => {
                 bail!("--depth sets the beam's depth for {name}; give --beam-width too")

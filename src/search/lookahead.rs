@@ -12,26 +12,36 @@ pub fn lookahead<G: Game>(
     game: &G,
     position: &G::Position,
 ) -> Option<G::Move> {
+    if !game.shows_next(position) {
+        return one_ply(eval, game, position);
+    }
     let mut best: Option<(G::Move, f64)> = None;
-    let mut consider = |mv, value| {
-        if best.is_none_or(|(_, b)| value > b) {
-            best = Some((mv, value));
-        }
-    };
-    let mask = eval.mask();
-    if game.shows_next(position) {
-        game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
+    game.for_each_move(
+        position,
+        eval.mask(),
+        &mut |mv, after, outcome, features| {
             let value = match outcome.terminal_value {
                 Some(_) => eval.score(outcome, features),
                 None => best_value(eval, game, after),
             };
-            consider(mv, value);
-        });
-    } else {
-        game.for_each_outcome(position, mask, &mut |mv, outcome, features| {
-            consider(mv, eval.score(outcome, features))
-        });
-    }
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((mv, value));
+            }
+        },
+    );
+    best.map(|(mv, _)| mv)
+}
+
+/// The move whose own outcome scores best, the first in enumeration order winning ties,
+/// whatever the game shows ahead: the cheap player to tune with.
+pub fn one_ply<G: Game>(eval: &LinearPlayer, game: &G, position: &G::Position) -> Option<G::Move> {
+    let mut best: Option<(G::Move, f64)> = None;
+    game.for_each_outcome(position, eval.mask(), &mut |mv, outcome, features| {
+        let value = eval.score(outcome, features);
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((mv, value));
+        }
+    });
     best.map(|(mv, _)| mv)
 }
 

@@ -10,7 +10,7 @@ mod lookahead;
 
 pub use alpha_beta::alpha_beta;
 pub use beam::beam;
-pub use lookahead::lookahead;
+pub use lookahead::{lookahead, one_ply};
 
 use crate::eval::LinearPlayer;
 use crate::game::{Game, Policy};
@@ -23,6 +23,8 @@ pub const MAX_BEAM_DEPTH: u32 = 16;
 /// A search: how the player turns position scores into a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Search {
+    /// One ply, whatever the game shows: the cheap player to tune with.
+    OnePly,
     /// One ply, or two when the game shows the next piece: the player the papers tune.
     Lookahead,
     /// Keeps the `width` best positions at each of `depth` plies over the known pieces; a
@@ -49,6 +51,7 @@ impl Player {
 impl<G: Game> Policy<G> for Player {
     fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move> {
         match self.search {
+            Search::OnePly => one_ply(&self.eval, game, position),
             Search::Lookahead => lookahead(&self.eval, game, position),
             Search::Beam { depth, width } => beam(&self.eval, game, position, depth, width),
             Search::AlphaBeta { depth } => alpha_beta(&self.eval, game, position, depth),

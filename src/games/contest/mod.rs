@@ -242,9 +242,10 @@ impl Game for Contest {
         }
     }
 
-    fn shows_next(&self, _position: &Position) -> bool {
-        // The player is one-ply; a search layer reads the previews from the position.
-        false
+    /// While previews are known: the positions after a move know their piece, so a beam can
+    /// search through the five previews (and hold).
+    fn shows_next(&self, position: &Position) -> bool {
+        position.next[0] != 0
     }
 
     fn apply(&self, position: &mut Position, mv: Request, rng: &mut ChaCha8Rng) -> Outcome {

@@ -2,6 +2,7 @@
 
 use crate::eval::LinearPlayer;
 use crate::game::{EpisodeLimits, EpisodeResult, Game};
+use crate::limits::THREADS;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -76,8 +77,9 @@ pub fn play_all<G: Game>(
         .collect()
 }
 
-/// Runs `work` on a pool of `threads` threads (0 = one per core).
+/// Runs `work` on a pool of `threads` threads (0 = one per core), within [`THREADS`].
 pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    crate::limits::check("threads", threads, &THREADS)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -4,35 +4,25 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: a reader, or
-/// a run killed mid-write, sees either the old file or the new one, never a mix.
+/// Writes `bytes` to a temporary file beside `path` (tempfile's), flushes it to disk, then
+/// renames it over `path` (`persist`): a reader, or a run killed mid-write, sees either the
+/// old file or the new one, never a mix. A failed write removes its temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file path", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(bytes)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        f.sync_all()
-            .with_context(|| format!("cannot flush {}", tmp.display()))?;
-        std::fs::rename(&tmp, path)
-            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".stacktune-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", tmp.path().display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
 
 #[cfg(test)]

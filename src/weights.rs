@@ -66,19 +66,19 @@ impl WeightFile {
         Ok(())
     }
 
-    /// TOML text with weights in the game's feature order, then the meta table.
+    /// TOML text with weights in the game's feature order (names the game does not list are
+    /// left out), then the meta table.
     pub fn to_toml(&self, feature_order: &[&str]) -> String {
-        let mut out = format!("game = {}\n\n[weights]\n", toml_string(&self.game));
-        for name in feature_order {
-            if let Some(w) = self.weights.get(*name) {
-                out.push_str(&format!("{name} = {}\n", toml_float(*w)));
-            }
-        }
-        if !self.meta.is_empty() {
-            out.push_str("\n[meta]\n");
-            out.push_str(&toml::to_string(&self.meta).expect("a TOML table serialises"));
-        }
-        out
+        let weights = feature_order
+            .iter()
+            .filter_map(|&name| self.weights.get(name).map(|&w| (name, w)))
+            .collect();
+        toml::to_string(&InOrder {
+            game: &self.game,
+            weights: Ordered(weights),
+            meta: &self.meta,
+        })
+        .expect("a weights file serialises")
     }
 
     /// Writes the file atomically: a reader never sees half a weight file.
@@ -87,18 +87,22 @@ impl WeightFile {
     }
 }
 
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+/// A [`WeightFile`] as written: the same fields, the weights in a given order.
+#[derive(Serialize)]
+struct InOrder<'a> {
+    game: &'a str,
+    weights: Ordered<'a>,
+    #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    meta: &'a toml::Table,
 }
 
-/// A float as TOML writes it, always with a decimal point or exponent so it reads back as a
-/// float, with the shortest representation that round-trips exactly.
-pub fn toml_float(x: f64) -> String {
-    let s = format!("{x:?}");
-    if s.contains(['.', 'e', 'E']) || s.contains("inf") || s.contains("NaN") {
-        s
-    } else {
-        format!("{s}.0")
+/// Name → weight pairs that serialise as a map in their own order: a `BTreeMap` would sort
+/// them, and a reader compares a file with the game's feature list in that list's order.
+struct Ordered<'a>(Vec<(&'a str, f64)>);
+
+impl Serialize for Ordered<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, w)| (name, w)))
     }
 }
 

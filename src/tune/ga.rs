@@ -2,6 +2,7 @@
 //! unit-length weight vectors.
 
 use super::{Optimizer, normalise};
+use crate::limits::POPULATION;
 use anyhow::{Result, bail};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -56,8 +57,13 @@ impl Default for GaConfig {
 impl GaConfig {
     /// Rejects settings that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
-        if self.population < 2 {
-            bail!("population must be at least 2 (got {})", self.population);
+        if !POPULATION.contains(&self.population) {
+            bail!(
+                "population must be within {}..={} (got {})",
+                POPULATION.start(),
+                POPULATION.end(),
+                self.population
+            );
         }
         if self.tournament == 0 || self.tournament > self.population {
             bail!(
@@ -141,6 +147,38 @@ impl GeneticAlgorithm {
             population,
             sigma,
         }
+    }
+
+    /// Checks a state read back from a checkpoint against the run's settings: the same
+    /// configuration, `population` vectors of `dimension` finite weights, a finite sigma ≥ 0.
+    /// A state that passes can be asked and told without a panic.
+    pub fn check(&self, config: &GaConfig, dimension: usize) -> Result<()> {
+        if self.config != *config {
+            bail!("its [ga] settings differ from run.toml's");
+        }
+        if self.population.len() != config.population {
+            bail!(
+                "its population holds {} candidates, run.toml says {}",
+                self.population.len(),
+                config.population
+            );
+        }
+        if let Some(w) = self.population.iter().find(|w| w.len() != dimension) {
+            bail!(
+                "a candidate has {} weights, the run tunes {dimension} features",
+                w.len()
+            );
+        }
+        if self.population.iter().flatten().any(|x| !x.is_finite()) {
+            bail!("a candidate has a weight that is not a finite number");
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            bail!(
+                "its mutation sigma {} is not a finite number ≥ 0",
+                self.sigma
+            );
+        }
+        Ok(())
     }
 
     /// The current mutation standard deviation.

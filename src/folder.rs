@@ -27,6 +27,8 @@ pub struct RunFolder {
 #[derive(Debug, PartialEq)]
 enum Held {
     Nothing,
+    /// A file, where a folder should be.
+    File,
     /// Files and folders that are not a run, by name (the first few).
     NotARun(Vec<String>),
     AnotherRun,
@@ -81,6 +83,7 @@ impl RunFolder {
                 eprintln!("moved {dir} aside to {}", aside.display());
                 return create_and_lock(path);
             }
+            Held::File => ("is a file, not a folder".into(), String::new()),
             Held::NotARun(names) => (
                 format!("holds files that are not a run ({})", names.join(", ")),
                 String::new(),
@@ -100,17 +103,27 @@ impl RunFolder {
         )
     }
 
-    /// The folder of a run to resume: it must hold a run.toml, and no other process may be
-    /// writing it.
+    /// The folder of a run to resume: it must hold an unfinished run, and no other process may
+    /// be writing it. A finished run is refused before its folder is locked, so that its folder
+    /// (a shipped reference run, say) gains no lock file.
     pub fn resume(path: &Path) -> Result<RunFolder> {
         check_not_above_here(path, "--resume")?;
+        let dir = path.display();
         if !path.join("run.toml").is_file() {
-            bail!(
-                "{} holds no run to resume (no run.toml there)",
-                path.display()
-            );
+            bail!("{dir} holds no run to resume (no run.toml there)");
         }
-        lock(path.to_path_buf())
+        let refuse_finished = || {
+            if path.join("best.toml").is_file() {
+                bail!(
+                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out"
+                );
+            }
+            Ok(())
+        };
+        refuse_finished()?;
+        let folder = lock(path.to_path_buf())?;
+        refuse_finished()?;
+        Ok(folder)
     }
 }
 
@@ -146,7 +159,7 @@ fn survey(path: &Path, same_run: &impl Fn(&Path) -> bool) -> Result<Held> {
         return Ok(Held::Nothing);
     }
     if !path.is_dir() {
-        return Ok(Held::NotARun(vec![format!("{} is a file", path.display())]));
+        return Ok(Held::File);
     }
     let mut names: Vec<String> = fs::read_dir(path)
         .with_context(|| format!("cannot read folder {}", path.display()))?

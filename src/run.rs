@@ -607,15 +607,8 @@ fn held_out<G: Game>(
     Ok(Summary::of(&scores))
 }
 
-/// The checkpoint of the run in `dir`, checked against its config and history. A finished run
-/// is not resumed: its results stand as they are.
+/// The checkpoint of the run in `dir`, checked against its config and history.
 fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Checkpoint> {
-    if dir.join("best.toml").is_file() {
-        bail!(
-            "{} holds a finished run (best.toml is written): nothing to resume; start another with --out",
-            dir.display()
-        );
-    }
     let path = dir.join("checkpoint.json");
     let history = match std::fs::read(dir.join("history.csv")) {
         Ok(bytes) => Some(bytes),

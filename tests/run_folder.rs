@@ -391,7 +391,7 @@ fn checkpoint_is_checked_against_run_toml_and_history() {
     .unwrap();
     resume_error(
         dir.path(),
-        "cannot resume from r/checkpoint.json: it does not match run.toml: its [ga] settings differ from run.toml's; the folder is left as it is",
+        "cannot resume from r/checkpoint.json: it does not match run.toml: its [ga] mutation_rate differs from run.toml's; the folder is left as it is",
     );
     fs::write(&run_toml, &original).unwrap();
     let history = dir.path().join("r/history.csv");
@@ -590,7 +590,7 @@ fn limits_are_in_help_and_in_errors() {
     // Within every bound, but more than the machine holds: refused before allocating.
     assert_one_line_error(
         &evolve(dir.path(), &["--population", "10000", "--games", "100000"]),
-        "a run of 10000 candidates × 100000 games over 2 generations needs about 38155 MiB of memory, and ",
+        "a run of 10000 candidates × 100000 games over 2 generations needs about 38154 MiB of memory, and ",
     );
     assert_eq!(
         fs::read_dir(dir.path()).unwrap().count(),

@@ -153,15 +153,26 @@ impl GeneticAlgorithm {
     /// configuration, `population` vectors of `dimension` finite weights, a finite sigma ≥ 0.
     /// A state that passes can be asked and told without a panic.
     pub fn check(&self, config: &GaConfig, dimension: usize) -> Result<()> {
-        if self.config != *config {
-            bail!("its [ga] settings differ from run.toml's");
-        }
         if self.population.len() != config.population {
             bail!(
                 "its population holds {} candidates, run.toml says {}",
                 self.population.len(),
                 config.population
             );
+        }
+        if self.config != *config {
+            let (ours, theirs) = (
+                serde_json::to_value(&self.config)?,
+                serde_json::to_value(config)?,
+            );
+            let differ: Vec<&str> = ours
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(key, value)| theirs.get(key.as_str()) != Some(value))
+                .map(|(key, _)| key.as_str())
+                .collect();
+            bail!("its [ga] {} differs from run.toml's", differ.join(", "));
         }
         if let Some(w) = self.population.iter().find(|w| w.len() != dimension) {
             bail!(

@@ -653,6 +653,23 @@ mod tests {
         }
     }
 
+    /// The shipped reference runs' checkpoints are sealed and fit their run.toml and history.
+    #[test]
+    fn shipped_checkpoints_fit_their_runs() {
+        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+        for entry in std::fs::read_dir(reports).unwrap() {
+            let dir = entry.unwrap().path();
+            let config = RunConfig::load(&dir.join("run.toml")).unwrap();
+            let game = config.game.build().unwrap();
+            let all = crate::with_game!(&game, g => g.feature_names());
+            let indices = feature_indices(all, &config.features, "").unwrap();
+            let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
+            let checkpoint = resume_from(&dir, &config, &names)
+                .unwrap_or_else(|e| panic!("{}: {e:#}", dir.display()));
+            assert_eq!(checkpoint.next_generation, config.generations);
+        }
+    }
+
     #[test]
     fn feature_names_are_checked() {
         let all = ["a", "b", "c"];

@@ -332,7 +332,7 @@ mod tests {
         };
         assert_eq!(
             c.validate().unwrap_err().to_string(),
-            "population must be at least 2 (got 0)"
+            "population must be within 2..=10000 (got 0)"
         );
         let c = GaConfig {
             elitism: 40,

@@ -103,17 +103,18 @@ impl RunFolder {
         )
     }
 
-    /// The folder of a run to resume: it must hold an unfinished run, and no other process may
-    /// be writing it. A finished run is refused before its folder is locked, so that its folder
-    /// (a shipped reference run, say) gains no lock file.
-    pub fn resume(path: &Path) -> Result<RunFolder> {
+    /// The folder of a run to resume: it must hold a run that `finished` says is not finished,
+    /// and no other process may be writing it. A finished run is refused before its folder is
+    /// locked, so that its folder (a shipped reference run, say) gains no lock file, and again
+    /// once locked.
+    pub fn resume(path: &Path, finished: impl Fn(&Path) -> bool) -> Result<RunFolder> {
         check_not_above_here(path, "--resume")?;
         let dir = path.display();
         if !path.join("run.toml").is_file() {
             bail!("{dir} holds no run to resume (no run.toml there)");
         }
         let refuse_finished = || {
-            if path.join("best.toml").is_file() {
+            if finished(path) {
                 bail!(
                     "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out"
                 );

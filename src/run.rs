@@ -607,6 +607,15 @@ fn held_out<G: Game>(
     Ok(Summary::of(&scores))
 }
 
+/// Whether the run in `dir` is finished: its best.toml is written and its history holds the
+/// generations its run.toml asks for (raising `generations` in run.toml makes it resumable).
+pub fn is_finished(dir: &Path) -> bool {
+    let generations_done = std::fs::read_to_string(dir.join("history.csv"))
+        .map_or(0, |text| text.lines().count().saturating_sub(1) as u64);
+    dir.join("best.toml").is_file()
+        && RunConfig::load(&dir.join("run.toml")).is_ok_and(|c| generations_done >= c.generations)
+}
+
 /// The checkpoint of the run in `dir`, checked against its config and history.
 fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Checkpoint> {
     let path = dir.join("checkpoint.json");

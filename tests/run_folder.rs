@@ -587,6 +587,16 @@ fn limits_are_in_help_and_in_errors() {
     ] {
         assert_error(&evolve(dir.path(), &flags), message);
     }
+    assert_error(
+        &run(&[
+            "play",
+            "--weights",
+            "weights/tetris/dellacherie.toml",
+            "--threads",
+            "1000000",
+        ]),
+        "threads must be within 0..=256 (got 1000000)",
+    );
     // Within every bound, but more than the machine holds: refused before allocating.
     assert_one_line_error(
         &evolve(dir.path(), &["--population", "10000", "--games", "100000"]),

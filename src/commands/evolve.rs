@@ -4,7 +4,7 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::{RunConfig, evolve};
+use crate::run::{RunConfig, evolve, is_finished};
 use crate::with_game;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
@@ -134,7 +134,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
                 );
             }
             // Locked before reading: no other process may change the folder while it is checked.
-            let folder = RunFolder::resume(dir)?;
+            let folder = RunFolder::resume(dir, is_finished)?;
             let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
             if let Some(t) = args.threads {
                 config.threads = t;

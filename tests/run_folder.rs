@@ -141,16 +141,9 @@ fn main_job_in_a_clone_leaves_git_status_clean() {
         dir.path(),
     );
     let reports = snapshot(&clone.join("reports"));
-    let small = [
-        "evolve",
-        "--generations",
-        "1",
-        "--population",
-        "4",
-        "--games",
-        "2",
-        "--quiet",
-    ];
+    let small: Vec<&str> = "evolve --generations 1 --population 4 --games 2 --quiet"
+        .split(' ')
+        .collect();
     let first = success(&run_in(&clone, &small));
     assert!(
         first.starts_with("report: runs/tetris-default\n"),
@@ -247,6 +240,21 @@ fn out_refuses_a_run_saying_which() {
     assert_eq!(snapshot(&dir.path().join("r")), finished);
 }
 
+/// The folders in `dir` that `--force` made of `name`: `<name>.old-<date>`.
+fn moved_aside(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let prefix = format!("{name}.old-");
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&prefix)
+        })
+        .collect()
+}
+
 #[test]
 fn force_moves_the_old_folder_aside_and_deletes_nothing() {
     let dir = setup();
@@ -254,16 +262,7 @@ fn force_moves_the_old_folder_aside_and_deletes_nothing() {
     let out = evolve(dir.path(), &["--out", "r", "--seed", "9", "--force"]);
     success(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let aside: Vec<PathBuf> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("r.old-")
-        })
-        .collect();
+    let aside = moved_aside(dir.path(), "r");
     assert_eq!(aside.len(), 1, "{aside:?}");
     let name = aside[0].file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(stderr, format!("moved r aside to {name}\n"));
@@ -277,16 +276,7 @@ fn force_moves_the_old_folder_aside_and_deletes_nothing() {
     fs::create_dir(dir.path().join("mine")).unwrap();
     fs::write(dir.path().join("mine/notes.txt"), "my notes").unwrap();
     success(&evolve(dir.path(), &["--out", "mine", "--force"]));
-    let moved: Vec<PathBuf> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("mine.old-")
-        })
-        .collect();
+    let moved = moved_aside(dir.path(), "mine");
     assert_eq!(
         fs::read_to_string(moved[0].join("notes.txt")).unwrap(),
         "my notes"
@@ -318,36 +308,12 @@ fn resume_error(dir: &Path, message: &str) {
 }
 
 #[test]
-fn damaged_checkpoint_is_refused_and_left_as_it_is() {
+fn damaged_or_edited_checkpoint_is_refused_and_left_as_it_is() {
     let dir = setup();
     resumable(dir.path());
     let path = dir.path().join("r/checkpoint.json");
     let text = fs::read_to_string(&path).unwrap();
-    fs::write(&path, &text[..text.len() / 2]).unwrap();
-    let out = run_in(dir.path(), &["evolve", "--resume", "r"]);
-    assert_one_line_error(
-        &out,
-        "cannot resume from r/checkpoint.json: it is damaged (not a sealed checkpoint): EOF while parsing",
-    );
-    fs::write(&path, "").unwrap();
-    assert_one_line_error(
-        &run_in(dir.path(), &["evolve", "--resume", "r"]),
-        "cannot resume from r/checkpoint.json: it is damaged (not a sealed checkpoint)",
-    );
-    fs::remove_file(&path).unwrap();
-    assert_one_line_error(
-        &run_in(dir.path(), &["evolve", "--resume", "r"]),
-        "cannot resume from r/checkpoint.json: No such file or directory",
-    );
-}
-
-#[test]
-fn edited_checkpoint_is_refused_and_left_as_it_is() {
-    let dir = setup();
-    resumable(dir.path());
-    let path = dir.path().join("r/checkpoint.json");
-    let text = fs::read_to_string(&path).unwrap();
-    // One digit near the end: the count of games played.
+    // One digit near the end (the count of games played) edited by hand.
     let at = text
         .rfind(|c: char| c.is_ascii_digit() && c != '9')
         .unwrap();
@@ -357,6 +323,21 @@ fn edited_checkpoint_is_refused_and_left_as_it_is() {
     resume_error(
         dir.path(),
         "cannot resume from r/checkpoint.json: it is damaged or was edited (its checksum does not match its contents); the folder is left as it is",
+    );
+    fs::write(&path, &text[..20]).unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume from r/checkpoint.json: it is damaged (not a sealed checkpoint): EOF while parsing a value at line 1 column 20; the folder is left as it is",
+    );
+    fs::write(&path, "").unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume from r/checkpoint.json: it is damaged (not a sealed checkpoint): EOF while parsing a value at line 1 column 0; the folder is left as it is",
+    );
+    fs::remove_file(&path).unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume from r/checkpoint.json: No such file or directory (os error 2)",
     );
 }
 

@@ -7,10 +7,11 @@
 //! who holds it. What was in a folder before is never overwritten or deleted: `--force` moves
 //! it aside to a dated name first.
 
+use crate::fsutil::clean;
 use anyhow::{Context, Result, bail};
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// The lock file inside a run folder; it holds the pid of the process that locked it.
@@ -134,18 +135,7 @@ fn check_not_above_here(path: &Path, flag: &str) -> Result<()> {
     let here = std::env::current_dir().context("cannot read the current folder")?;
     let there = std::path::absolute(path)
         .with_context(|| format!("{flag} {}: not a valid path", path.display()))?;
-    // Lexically: `a/..` is the folder `a` sits in.
-    let mut clean = PathBuf::new();
-    for c in there.components() {
-        match c {
-            Component::ParentDir => {
-                clean.pop();
-            }
-            Component::CurDir => {}
-            c => clean.push(c),
-        }
-    }
-    if here.starts_with(&clean) {
+    if here.starts_with(clean(&there)) {
         bail!(
             "{flag} {}: that is the current folder or one above it; name a folder of its own for the run",
             path.display()

@@ -9,7 +9,7 @@ use crate::checkpoint::{Checkpoint, Expected};
 use crate::episode::play_all;
 use crate::eval::LinearPlayer;
 use crate::folder::RunFolder;
-use crate::fsutil::write_atomic;
+use crate::fsutil::{clean, write_atomic};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
@@ -170,7 +170,7 @@ impl RunConfig {
         let mut config = Self::parse(&text)
             .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
         let base = path.parent().unwrap_or(Path::new(""));
-        config.map_paths(|p| base.join(p));
+        config.map_paths(|p| clean(&base.join(p)));
         Ok(config)
     }
 

@@ -127,6 +127,25 @@ mod tests {
         assert_eq!(WeightFile::parse(&text).unwrap(), file);
     }
 
+    /// The writer gives the shipped runs' best.toml files byte for byte, in their order.
+    #[test]
+    fn shipped_best_files_are_written_as_they_are() {
+        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+        for entry in std::fs::read_dir(reports).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path().join("best.toml")).unwrap();
+            let order: Vec<&str> = text
+                .split("[weights]\n")
+                .nth(1)
+                .unwrap()
+                .lines()
+                .take_while(|l| !l.is_empty())
+                .map(|l| l.split(' ').next().unwrap())
+                .collect();
+            let file = WeightFile::parse(&text).unwrap();
+            assert_eq!(file.to_toml(&order), text);
+        }
+    }
+
     #[test]
     fn rejects_nan_and_unknown_names() {
         let err = WeightFile::parse("game = \"tetris\"\n[weights]\nholes = nan\n").unwrap_err();

@@ -537,6 +537,7 @@ fn limits_are_in_help_and_in_errors() {
         "Games per candidate per generation (1 to 100,000)",
         "Generations to evolve (1 to 1,000,000)",
         "Worker threads (0 = one per core, at most 256)",
+        "connect: columns, default 7, with (rows + 1) × columns at most 64)",
     ] {
         assert!(help.contains(text), "{text} not in {help}");
     }
@@ -565,6 +566,13 @@ fn limits_are_in_help_and_in_errors() {
     ] {
         assert_error(&evolve(dir.path(), &flags), message);
     }
+    assert_error(
+        &evolve(
+            dir.path(),
+            &["--game", "connect", "--width", "9", "--height", "9"],
+        ),
+        "connect board 9x9 is too large: (rows + 1) × columns = 90 exceeds the 64 bits of a bitboard",
+    );
     assert_error(
         &run(&[
             "play",

@@ -583,6 +583,25 @@ fn limits_are_in_help_and_in_errors() {
         ]),
         "threads must be within 0..=256 (got 1000000)",
     );
+    assert_error(
+        &run(&[
+            "play",
+            "--weights",
+            "weights/tetris/dellacherie.toml",
+            "--games",
+            "10000000000",
+        ]),
+        "--games must be within 1..=1000000 (got 10000000000)",
+    );
+    let play_help = stdout(&run(&["play", "--help"]));
+    assert!(
+        play_help.contains("Number of games, 1 to 1,000,000"),
+        "{play_help}"
+    );
+    assert!(
+        play_help.contains("Worker threads (0 = one per core, at most 256)"),
+        "{play_help}"
+    );
     // Within every bound, but more than the machine holds: refused before allocating.
     assert_one_line_error(
         &evolve(dir.path(), &["--population", "10000", "--games", "100000"]),

@@ -2,6 +2,7 @@
 
 use crate::game::{EpisodeLimits, EpisodeResult, Game, Policy};
 use crate::progress::Progress;
+use crate::limits::THREADS;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,8 +60,9 @@ pub fn play_all<G: Game, P: Policy<G>>(
         .collect()
 }
 
-/// Runs `work` on a pool of `threads` threads (0 = one per core).
+/// Runs `work` on a pool of `threads` threads (0 = one per core), within [`THREADS`].
 pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    crate::limits::check("threads", threads, &THREADS)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

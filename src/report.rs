@@ -2,6 +2,8 @@
 
 use crate::fsutil::write_atomic;
 use anyhow::{Context, Result};
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -25,6 +27,11 @@ pub struct HistoryRow {
 
 /// `history.csv`: one row per generation, the best weights by name.
 pub fn write_history(path: &Path, features: &[String], rows: &[HistoryRow]) -> Result<()> {
+    write_atomic(path, &history_csv(features, rows)?)
+}
+
+/// The bytes of `history.csv`; a resumed run checks the file on disk against them.
+pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "generation",
@@ -53,8 +60,47 @@ pub fn write_history(path: &Path, features: &[String], rows: &[HistoryRow]) -> R
         record.extend(r.best_weights.iter().map(|x| x.to_string()));
         w.write_record(&record)?;
     }
-    let bytes = w.into_inner().context("cannot build history.csv")?;
-    write_atomic(path, &bytes)
+    w.into_inner().context("cannot build history.csv")
+}
+
+/// One generation's speed, as `timings.csv` lists it (kept apart from the history: it is the
+/// only figure that varies between reruns).
+#[derive(Serialize)]
+pub struct Timing {
+    generation: u64,
+    seconds: String,
+    games: u64,
+    pieces: u64,
+    games_per_second: String,
+    pieces_per_second: String,
+}
+
+impl Timing {
+    pub fn new(generation: u64, seconds: f64, games: u64, pieces: u64) -> Timing {
+        let per_second = |n: u64| n as f64 / seconds.max(1e-9);
+        Timing {
+            generation,
+            seconds: format!("{seconds:.3}"),
+            games,
+            pieces,
+            games_per_second: format!("{:.1}", per_second(games)),
+            pieces_per_second: format!("{:.0}", per_second(pieces)),
+        }
+    }
+}
+
+/// Appends one generation's row to `timings.csv`, after the header row when the file is new.
+pub fn append_timing(path: &Path, timing: &Timing) -> Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let new = file.metadata()?.len() == 0;
+    let mut w = csv::WriterBuilder::new().has_headers(new).from_writer(file);
+    w.serialize(timing)
+        .and_then(|()| Ok(w.flush()?))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Plotters needs a font; none is installed on a bare machine, so one ships in the binary.
@@ -79,7 +125,8 @@ trait Chart {
         DB::ErrorType: 'static;
 }
 
-/// Writes the chart as `<stem>.svg` and `<stem>.png` in `dir`, each atomically.
+/// Writes the chart as `<stem>.svg` and `<stem>.png` in `dir`, each drawn in memory and written
+/// atomically.
 fn write_both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<()> {
     register_font();
     let mut svg = String::new();
@@ -90,17 +137,19 @@ fn write_both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot draw {stem}.svg: {e}"))?;
     }
     write_atomic(&dir.join(format!("{stem}.svg")), svg.as_bytes())?;
-    // The PNG encoder picks its format from the extension, so the temporary name keeps it.
-    let tmp = dir.join(format!(".{stem}.tmp-{}.png", std::process::id()));
+    let (width, height) = SIZE;
+    let mut rgb = vec![0u8; width as usize * height as usize * 3];
     {
-        let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
         chart.draw(&root)?;
         root.present()
             .map_err(|e| anyhow::anyhow!("cannot draw {stem}.png: {e}"))?;
     }
-    let png = dir.join(format!("{stem}.png"));
-    std::fs::rename(&tmp, &png)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), png.display()))
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png)
+        .write_image(&rgb, width, height, ColorType::Rgb8)
+        .map_err(|e| anyhow::anyhow!("cannot encode {stem}.png: {e}"))?;
+    write_atomic(&dir.join(format!("{stem}.png")), &png)
 }
 
 fn plot_err<E: std::fmt::Display>(e: E) -> anyhow::Error {

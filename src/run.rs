@@ -5,13 +5,18 @@
 //! common games, and after each generation writes the history, the plots and a checkpoint
 //! atomically, so a run stopped at any point resumes to the very same result.
 
+use crate::checkpoint::{Checkpoint, Expected};
 use crate::episode::play_all;
 use crate::eval::LinearPlayer;
-use crate::fsutil::write_atomic;
+use crate::folder::RunFolder;
+use crate::fsutil::{clean, write_atomic};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
+use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
 use crate::progress::{Mode, Progress};
-use crate::report::{HistoryRow, References, plot_fitness, plot_weights, write_history};
+use crate::report::{
+    HistoryRow, References, Timing, append_timing, plot_fitness, plot_weights, write_history,
+};
 use crate::rng::{Purpose, game_stream, stream};
 use crate::search::Player;
 use crate::stats::Summary;
@@ -23,7 +28,6 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,7 +38,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RunConfig {
-    /// Name of the run: the default folder is `reports/<game>-<name>`.
+    /// Name of the run: the default folder is `runs/<game>-<name>`.
     pub name: String,
     /// The seed every random draw of the run derives from.
     pub seed: u64,
@@ -108,10 +112,10 @@ const BUILTIN_BASELINE: (&str, &str) = (
     include_str!("../weights/tetris/dellacherie.toml"),
 );
 
-/// A run's baseline weights: the file, or the built-in copy when the built-in baseline's path
-/// is not there.
+/// A run's baseline weights: the file, or the built-in copy when a path ending in the built-in
+/// baseline's is not there (a run.toml names it relative to its own folder).
 fn load_baseline(path: &Path) -> Result<WeightFile> {
-    if path == Path::new(BUILTIN_BASELINE.0) && !path.exists() {
+    if path.ends_with(BUILTIN_BASELINE.0) && !path.exists() {
         return WeightFile::parse(BUILTIN_BASELINE.1);
     }
     WeightFile::load(path)
@@ -162,28 +166,81 @@ pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
 
 impl RunConfig {
     /// Reads a config file; unknown keys and bad values are errors naming the file and line.
+    /// Relative paths in it name files relative to the file's folder, wherever it is read from.
     pub fn load(path: &Path) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
-        toml::from_str(&text).map_err(|e| {
-            anyhow::anyhow!("config file {}: {}", path.display(), toml_error(&text, &e))
-        })
+        let mut config = Self::parse(&text)
+            .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        config.map_paths(|p| clean(&base.join(p)));
+        Ok(config)
+    }
+
+    /// Parses a config's text; an error gives the line and column.
+    pub fn parse(text: &str) -> Result<RunConfig> {
+        toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, &e)))
+    }
+
+    /// Applies `f` to the file paths the config holds.
+    fn map_paths(&mut self, f: impl Fn(&Path) -> PathBuf) {
+        for path in [&mut self.init, &mut self.baseline].into_iter().flatten() {
+            *path = f(path);
+        }
+    }
+
+    /// The config as `dir/run.toml` stores it: its files named relative to `dir`, so that the
+    /// folder can move with the repository and `evolve --config dir/run.toml` still finds them.
+    /// A path that names no file (the built-in baseline's) is kept as it is.
+    fn to_toml_in(&self, dir: &Path) -> Result<String> {
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("cannot read run folder {}", dir.display()))?;
+        let mut stored = self.clone();
+        stored.map_paths(|p| {
+            p.canonicalize()
+                .ok()
+                .and_then(|p| pathdiff::diff_paths(p, &dir))
+                .unwrap_or_else(|| p.to_path_buf())
+        });
+        Ok(stored.to_toml())
+    }
+
+    /// Whether `other` describes the same run: the same settings and files, whatever the
+    /// thread count and however the paths are spelled.
+    pub fn same_run(&self, other: &RunConfig) -> bool {
+        let comparable = |c: &RunConfig| {
+            let mut c = RunConfig {
+                threads: 0,
+                ..c.clone()
+            };
+            c.map_paths(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()));
+            c
+        };
+        comparable(self) == comparable(other)
     }
 
     /// Rejects values that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
+        let name_ok = self.name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if !name_ok {
+            bail!(
+                "name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
+                self.name
+            );
+        }
         self.ga.validate()?;
-        if self.generations == 0 {
-            bail!("generations must be at least 1");
-        }
-        if self.games == 0 {
-            bail!("games (per candidate) must be at least 1");
-        }
+        limits::check("generations", self.generations, &GENERATIONS)?;
+        limits::check("games (per candidate)", self.games, &GAMES)?;
+        limits::check("validation_games", self.validation_games, &HELD_OUT_GAMES)?;
+        limits::check("final_games", self.final_games, &HELD_OUT_GAMES)?;
+        limits::check("threads", self.threads, &THREADS)?;
         if self.validate_every == 0 {
             bail!("validate_every must be at least 1");
-        }
-        if self.final_games == 0 || self.validation_games == 0 {
-            bail!("validation_games and final_games must be at least 1");
         }
         if self.final_games < self.validation_games {
             bail!(
@@ -195,9 +252,23 @@ impl RunConfig {
         Ok(())
     }
 
-    /// The run folder: `reports/<game>-<name>`.
-    pub fn default_dir(&self) -> PathBuf {
-        PathBuf::from("reports").join(format!("{}-{}", self.game.name(), self.name))
+    /// The name of the run's folder, `<game>-<name>`; without `--out` it goes under `runs/`
+    /// (with `-2`, `-3`, ... when taken).
+    pub fn folder_name(&self) -> String {
+        format!("{}-{}", self.game.name(), self.name)
+    }
+
+    /// About the memory the run will hold at its largest, in bytes, for `features` tuned
+    /// features: every (candidate, game) result of a generation at once (gathered, then
+    /// collected), the held-out results, and the population and history with their JSON.
+    fn memory_needed(&self, features: usize) -> u64 {
+        const RESULT: u64 = 40;
+        let candidates = self.ga.population as u64;
+        let weights = features as u64 * 8 * 4;
+        candidates * self.games * RESULT
+            + 2 * self.final_games * RESULT
+            + candidates * weights * 2
+            + self.generations * (weights + 200)
     }
 
     fn limits(&self) -> EpisodeLimits {
@@ -212,16 +283,6 @@ impl RunConfig {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a run config serialises")
     }
-}
-
-/// What the run loop persists after every generation.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Checkpoint {
-    /// The generation to score next.
-    next_generation: u64,
-    optimizer: GeneticAlgorithm,
-    history: Vec<HistoryRow>,
-    evaluations: u64,
 }
 
 /// The final figures of a run.
@@ -263,11 +324,13 @@ fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<us
     Ok(indices)
 }
 
-/// Runs (or resumes) the evolution described by `config` in `dir`.
+/// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
+/// folder is opened only once the config, its features and its weight files are found good,
+/// so a refused run leaves nothing behind.
 pub fn evolve<G: Game + Clone>(
     game: &G,
     config: &RunConfig,
-    dir: &Path,
+    open: impl FnOnce() -> Result<RunFolder>,
     resume: bool,
     mode: Mode,
 ) -> Result<RunResult> {
@@ -275,6 +338,13 @@ pub fn evolve<G: Game + Clone>(
     let search = config.game.search()?;
     let all = game.feature_names();
     let indices = feature_indices(all, &config.features, game.name())?;
+    check_memory(
+        config.memory_needed(indices.len()),
+        &format!(
+            "a run of {} candidates × {} games over {} generations",
+            config.ga.population, config.games, config.generations
+        ),
+    )?;
     let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
     let expand = |w: &[f64]| -> Vec<f64> {
         let mut full = vec![0.0; all.len()];
@@ -300,50 +370,42 @@ pub fn evolve<G: Game + Clone>(
         None => None,
     };
 
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create run folder {}", dir.display()))?;
+    let start = match &config.init {
+        Some(path) if !resume => {
+            let file = WeightFile::load(path)?;
+            file.check_against(game.name(), all)
+                .map_err(|e| anyhow::anyhow!("initial weights {}: {e}", path.display()))?;
+            Some(
+                names
+                    .iter()
+                    .map(|n| file.weights.get(n).copied().unwrap_or(0.0))
+                    .collect::<Vec<f64>>(),
+            )
+        }
+        _ => None,
+    };
+
+    let folder = open()?;
+    let dir = folder.path();
     let checkpoint_path = dir.join("checkpoint.json");
     let mut checkpoint = if resume {
-        let text = std::fs::read_to_string(&checkpoint_path).with_context(|| {
-            format!(
-                "cannot resume: no checkpoint at {}",
-                checkpoint_path.display()
-            )
-        })?;
-        serde_json::from_str::<Checkpoint>(&text)
-            .with_context(|| format!("checkpoint {} is damaged", checkpoint_path.display()))?
+        resume_from(dir, config, &names)?
     } else {
-        let start = match &config.init {
-            Some(path) => {
-                let file = WeightFile::load(path)?;
-                file.check_against(game.name(), all)
-                    .map_err(|e| anyhow::anyhow!("initial weights {}: {e}", path.display()))?;
-                Some(
-                    names
-                        .iter()
-                        .map(|n| file.weights.get(n).copied().unwrap_or(0.0))
-                        .collect::<Vec<f64>>(),
-                )
-            }
-            None => None,
-        };
         let mut rng = stream(config.seed, Purpose::Population, 0, 0);
         let optimizer =
             GeneticAlgorithm::new(config.ga.clone(), names.len(), start.as_deref(), &mut rng);
-        write_atomic(&dir.join("run.toml"), config.to_toml().as_bytes())?;
-        Checkpoint {
+        write_atomic(&dir.join("run.toml"), config.to_toml_in(dir)?.as_bytes())?;
+        let checkpoint = Checkpoint {
             next_generation: 0,
             optimizer,
             history: Vec::new(),
             evaluations: 0,
-        }
+        };
+        write_atomic(&checkpoint_path, checkpoint.seal()?.as_bytes())?;
+        checkpoint
     };
-    if !resume {
-        // A fresh start replaces any earlier run's timings.
-        write_atomic(
-            &dir.join("timings.csv"),
-            b"generation,seconds,games,pieces,games_per_second,pieces_per_second\n",
-        )?;
+    if mode != Mode::Quiet {
+        eprintln!("run folder: {}", dir.display());
     }
 
     let stop = stop_flag();
@@ -440,11 +502,11 @@ pub fn evolve<G: Game + Clone>(
             References::default(),
         )?;
         plot_weights(dir, &title, &names, &checkpoint.history)?;
-        write_atomic(
-            &checkpoint_path,
-            serde_json::to_string(&checkpoint)?.as_bytes(),
+        write_atomic(&checkpoint_path, checkpoint.seal()?.as_bytes())?;
+        append_timing(
+            &dir.join("timings.csv"),
+            &Timing::new(g, seconds, scores.games, scores.moves),
         )?;
-        append_timing(dir, g, seconds, scores.games, scores.moves)?;
 
         let line = format!(
             "best {:.1} mean {:.1}{} | {:.0} games/s",
@@ -572,20 +634,37 @@ fn held_out<G: Game + Clone>(
     Ok(Summary::of(&scores))
 }
 
-fn append_timing(dir: &Path, generation: u64, seconds: f64, games: u64, pieces: u64) -> Result<()> {
-    let path = dir.join("timings.csv");
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    writeln!(
-        f,
-        "{generation},{seconds:.3},{games},{pieces},{:.1},{:.0}",
-        games as f64 / seconds.max(1e-9),
-        pieces as f64 / seconds.max(1e-9)
-    )?;
-    Ok(())
+/// Whether the run in `dir` is finished: its best.toml is written and its history holds the
+/// generations its run.toml asks for (raising `generations` in run.toml makes it resumable).
+pub fn is_finished(dir: &Path) -> bool {
+    let generations_done = std::fs::read_to_string(dir.join("history.csv"))
+        .map_or(0, |text| text.lines().count().saturating_sub(1) as u64);
+    dir.join("best.toml").is_file()
+        && RunConfig::load(&dir.join("run.toml")).is_ok_and(|c| generations_done >= c.generations)
+}
+
+/// The checkpoint of the run in `dir`, checked against its config and history.
+fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Checkpoint> {
+    let path = dir.join("checkpoint.json");
+    let history = match std::fs::read(dir.join("history.csv")) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => bail!("cannot read {}: {e}", dir.join("history.csv").display()),
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot resume from {}", path.display()))?;
+    let expected = Expected {
+        ga: &config.ga,
+        features,
+        generations: config.generations,
+        history_csv: history.as_deref(),
+    };
+    Checkpoint::open(&text, &expected).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot resume from {}: {e:#}; the folder is left as it is",
+            path.display()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -607,6 +686,23 @@ mod tests {
     fn configs_round_trip() {
         for c in [RunConfig::default(), RunConfig::builtin()] {
             assert_eq!(toml::from_str::<RunConfig>(&c.to_toml()).unwrap(), c);
+        }
+    }
+
+    /// The shipped reference runs' checkpoints are sealed and fit their run.toml and history.
+    #[test]
+    fn shipped_checkpoints_fit_their_runs() {
+        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+        for entry in std::fs::read_dir(reports).unwrap() {
+            let dir = entry.unwrap().path();
+            let config = RunConfig::load(&dir.join("run.toml")).unwrap();
+            let game = config.game.build().unwrap();
+            let all = crate::with_game!(&game, g => g.feature_names());
+            let indices = feature_indices(all, &config.features, "").unwrap();
+            let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
+            let checkpoint = resume_from(&dir, &config, &names)
+                .unwrap_or_else(|e| panic!("{}: {e:#}", dir.display()));
+            assert_eq!(checkpoint.next_generation, config.generations);
         }
     }
 

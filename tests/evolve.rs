@@ -1,5 +1,6 @@
 //! `evolve` through the real binary: byte-identical reruns with 1 and 2 threads, resume after
 //! kill -9, config errors, the run folder's files, and the best.toml → play round trip.
+//! The run folder's safety (refusals, lock, checked checkpoints, limits) is tests/run_folder.rs.
 
 mod common;
 use common::*;
@@ -42,6 +43,15 @@ fn evolve(dir: &Path, extra: &[&str]) -> std::process::Output {
     run_in(dir, &args)
 }
 
+/// The generations a run folder's checkpoint records as done (0 before it has one).
+fn generations_done(run: &Path) -> u64 {
+    fs::read_to_string(run.join("checkpoint.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| v["state"]["next_generation"].as_u64())
+        .unwrap_or(0)
+}
+
 fn read(dir: &Path, name: &str) -> String {
     fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -79,7 +89,7 @@ fn run_folder_holds_every_file_and_history_is_complete() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let run = dir.path().join("reports/tetris-small");
+    let run = dir.path().join("runs/tetris-small");
     for name in [
         "run.toml",
         "history.csv",
@@ -124,7 +134,7 @@ fn run_folder_holds_every_file_and_history_is_complete() {
         &[
             "evolve",
             "--config",
-            "reports/tetris-small/run.toml",
+            "runs/tetris-small/run.toml",
             "--out",
             "again",
             "--quiet",
@@ -224,16 +234,15 @@ fn resume_after_kill_gives_the_same_result() {
         .current_dir(dir.path())
         .spawn()
         .unwrap();
-    let checkpoint = dir.path().join("cut/checkpoint.json");
     let start = Instant::now();
-    while !checkpoint.exists() && start.elapsed() < Duration::from_secs(120) {
+    while generations_done(&dir.path().join("cut")) == 0
+        && start.elapsed() < Duration::from_secs(120)
+    {
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     child.wait().unwrap();
-    let cut: serde_json::Value =
-        serde_json::from_str(&read(&dir.path().join("cut"), "checkpoint.json")).unwrap();
-    let done = cut["next_generation"].as_u64().unwrap();
+    let done = generations_done(&dir.path().join("cut"));
     assert!(
         (1..6).contains(&done),
         "killed after {done} generations: not mid-run"
@@ -269,7 +278,7 @@ fn population_zero_is_rejected() {
     write_config(dir.path(), CONFIG);
     assert_one_line_error(
         &evolve(dir.path(), &["--population", "0"]),
-        "population must be at least 2 (got 0)",
+        "population must be within 2..=10000 (got 0)",
     );
 }
 
@@ -288,7 +297,7 @@ fn resume_without_checkpoint_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     assert_one_line_error(
         &run_in(dir.path(), &["evolve", "--resume", "nothing"]),
-        "config file nothing/run.toml",
+        "nothing holds no run to resume (no run.toml there)",
     );
 }
 

@@ -1,12 +1,17 @@
 //! `evolve`: the product's main job. With no arguments it runs the built-in default run.
 
+use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::{RunConfig, evolve};
+use crate::run::{RunConfig, evolve, is_finished};
 use crate::with_game;
 use anyhow::{Result, bail};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Where runs go without `--out`: a folder of the user's, listed in .gitignore in the
+/// repository, apart from the shipped reference runs in reports/.
+const RUNS: &str = "runs";
 
 #[derive(clap::Args, Debug, Default)]
 pub struct EvolveArgs {
@@ -18,13 +23,13 @@ pub struct EvolveArgs {
     /// Features to tune, comma-separated (default: all of the game's).
     #[arg(long, value_delimiter = ',')]
     pub features: Option<Vec<String>>,
-    /// Candidates per generation.
+    /// Candidates per generation (2 to 10,000).
     #[arg(long)]
     pub population: Option<usize>,
-    /// Generations to evolve.
+    /// Generations to evolve (1 to 1,000,000).
     #[arg(long)]
     pub generations: Option<u64>,
-    /// Games per candidate per generation.
+    /// Games per candidate per generation (1 to 100,000).
     #[arg(long)]
     pub games: Option<u64>,
     /// Stop each game after this many pieces (0 = never).
@@ -33,18 +38,22 @@ pub struct EvolveArgs {
     /// Seed of the run.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Name of the run (folder reports/<game>-<name>).
+    /// Name of the run: letters, digits, `.`, `_`, `-` (folder runs/<game>-<name>).
     #[arg(long)]
     pub name: Option<String>,
     /// Two-player games: the best weights of the last N generations join the opponents.
     #[arg(long, value_name = "N")]
     pub hall_of_fame: Option<u64>,
-    /// Worker threads (0 = one per core); results do not depend on it.
+    /// Worker threads (0 = one per core, at most 256); results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Run folder (default reports/<game>-<name>).
+    /// Run folder: new or empty (default: a new folder runs/<game>-<name>, or -2, -3, ...).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// With --out: move what the folder holds aside to <folder>.old-<date> first (never
+    /// deletes it).
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Continue the interrupted run in this folder.
     #[arg(long, conflicts_with = "config")]
     pub resume: Option<PathBuf>,
@@ -112,7 +121,7 @@ impl EvolveArgs {
 
 pub fn run(args: EvolveArgs) -> Result<()> {
     let mode = Mode::detect(args.quiet);
-    let (config, dir, resume) = match &args.resume {
+    let (config, open): (RunConfig, Box<dyn FnOnce() -> Result<RunFolder>>) = match &args.resume {
         Some(dir) => {
             let overrides = args.config.is_some()
                 || args.game != GameSpec::default()
@@ -130,36 +139,36 @@ pub fn run(args: EvolveArgs) -> Result<()> {
                     "--resume continues the run as its run.toml says; only --threads and --quiet may be given with it"
                 );
             }
-            let mut config = RunConfig::load(&dir.join("run.toml"))?;
+            // Locked before reading: no other process may change the folder while it is checked.
+            let folder = RunFolder::resume(dir, is_finished)?;
+            let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
             if let Some(t) = args.threads {
                 config.threads = t;
             }
-            (config, dir.clone(), true)
+            (config, Box::new(move || Ok(folder)))
         }
         None => {
             let config = args.resolve()?;
-            let dir = args.out.clone().unwrap_or_else(|| config.default_dir());
-            let existing = dir.join("run.toml");
-            if existing.exists() {
-                let old = RunConfig::load(&existing)?;
-                let comparable = |c: &RunConfig| RunConfig {
-                    threads: 0,
-                    ..c.clone()
-                };
-                if comparable(&old) != comparable(&config) {
-                    bail!(
-                        "{} holds a different run; choose another folder with --out, or continue it with --resume {}",
-                        dir.display(),
-                        dir.display()
-                    );
+            let open: Box<dyn FnOnce() -> Result<RunFolder>> = match &args.out {
+                Some(dir) => {
+                    let (dir, force, config) = (dir.clone(), args.force, config.clone());
+                    Box::new(move || {
+                        RunFolder::claim(&dir, force, |run_toml: &Path| {
+                            RunConfig::load(run_toml).is_ok_and(|old| old.same_run(&config))
+                        })
+                    })
                 }
-            }
-            (config, dir, false)
+                None => {
+                    let name = config.folder_name();
+                    Box::new(move || RunFolder::create_new(Path::new(RUNS), &name))
+                }
+            };
+            (config, open)
         }
     };
     let any = config.game.build()?;
     let (result, opponents) = with_game!(&any, g => (
-        evolve(g, &config, &dir, resume, mode)?,
+        evolve(g, &config, open, args.resume.is_some(), mode)?,
         g.opponents().len() as u64
     ));
     let b = &result.best;

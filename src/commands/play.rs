@@ -21,7 +21,7 @@ pub struct PlayArgs {
     pub weights: PathBuf,
     #[command(flatten)]
     pub game: GameSpec,
-    /// Number of games (two-player games: against each opponent).
+    /// Number of games, 1 to 1,000,000 (two-player games: against each opponent).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Seed: game i's pieces depend only on (seed, i).
@@ -30,7 +30,7 @@ pub struct PlayArgs {
     /// Stop each game after this many pieces.
     #[arg(long)]
     pub max_pieces: Option<u64>,
-    /// Worker threads (0 = one per core).
+    /// Worker threads (0 = one per core, at most 256).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Print one JSON object instead of a table.
@@ -130,9 +130,7 @@ pub fn play<G: Game>(
     player: &crate::search::Player,
     args: &PlayArgs,
 ) -> Result<PlayReport> {
-    if args.games == 0 {
-        anyhow::bail!("--games must be at least 1");
-    }
+    crate::limits::check("--games", args.games, &crate::limits::HELD_OUT_GAMES)?;
     let limits = EpisodeLimits {
         max_moves: args.max_pieces,
     };

@@ -26,11 +26,13 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
-    /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7).
+    /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7, with
+    /// (rows + 1) × columns at most 64).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub width: Option<usize>,
-    /// Board height (tetris: 4 to 64, default 20; connect: rows, default 6).
+    /// Board height (tetris: 4 to 64, default 20; connect: rows, default 6, with
+    /// (rows + 1) × columns at most 64).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,

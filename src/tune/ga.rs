@@ -3,6 +3,7 @@
 
 pub use super::rank;
 use super::{Optimizer, gaussian, normalise};
+use crate::limits::POPULATION;
 use anyhow::{Result, bail};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -57,8 +58,13 @@ impl Default for GaConfig {
 impl GaConfig {
     /// Rejects settings that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
-        if self.population < 2 {
-            bail!("population must be at least 2 (got {})", self.population);
+        if !POPULATION.contains(&self.population) {
+            bail!(
+                "population must be within {}..={} (got {})",
+                POPULATION.start(),
+                POPULATION.end(),
+                self.population
+            );
         }
         if self.tournament == 0 || self.tournament > self.population {
             bail!(
@@ -142,6 +148,49 @@ impl GeneticAlgorithm {
             population,
             sigma,
         }
+    }
+
+    /// Checks a state read back from a checkpoint against the run's settings: the same
+    /// configuration, `population` vectors of `dimension` finite weights, a finite sigma ≥ 0.
+    /// A state that passes can be asked and told without a panic.
+    pub fn check(&self, config: &GaConfig, dimension: usize) -> Result<()> {
+        if self.population.len() != config.population {
+            bail!(
+                "its population holds {} candidates, run.toml says {}",
+                self.population.len(),
+                config.population
+            );
+        }
+        if self.config != *config {
+            let (ours, theirs) = (
+                serde_json::to_value(&self.config)?,
+                serde_json::to_value(config)?,
+            );
+            let differ: Vec<&str> = ours
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(key, value)| theirs.get(key.as_str()) != Some(value))
+                .map(|(key, _)| key.as_str())
+                .collect();
+            bail!("its [ga] {} differs from run.toml's", differ.join(", "));
+        }
+        if let Some(w) = self.population.iter().find(|w| w.len() != dimension) {
+            bail!(
+                "a candidate has {} weights, the run tunes {dimension} features",
+                w.len()
+            );
+        }
+        if self.population.iter().flatten().any(|x| !x.is_finite()) {
+            bail!("a candidate has a weight that is not a finite number");
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            bail!(
+                "its mutation sigma {} is not a finite number ≥ 0",
+                self.sigma
+            );
+        }
+        Ok(())
     }
 
     fn tournament(&self, order: &[usize], rng: &mut ChaCha8Rng) -> usize {
@@ -269,7 +318,7 @@ mod tests {
         };
         assert_eq!(
             c.validate().unwrap_err().to_string(),
-            "population must be at least 2 (got 0)"
+            "population must be within 2..=10000 (got 0)"
         );
         let c = GaConfig {
             elitism: 40,

@@ -1,8 +1,8 @@
 //! Playing whole games with a player, one or many in parallel.
 
 use crate::game::{EpisodeLimits, EpisodeResult, Game, Policy};
-use crate::progress::Progress;
 use crate::limits::THREADS;
+use crate::progress::Progress;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};

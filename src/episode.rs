@@ -1,61 +1,39 @@
-//! Playing whole games with a linear player, one or many in parallel.
+//! Playing whole games with a player, one or many in parallel.
 
-use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, Game};
+use crate::game::{EpisodeLimits, EpisodeResult, Game, Policy};
 use crate::limits::THREADS;
+use crate::progress::Progress;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Plays one game alone from `rng` until it ends or reaches the move limit.
+/// Plays episode 0 from `rng` until it ends or reaches the move limit.
 pub fn play_episode<G: Game>(
     game: &G,
-    player: &LinearPlayer,
+    player: &impl Policy<G>,
     rng: ChaCha8Rng,
     limits: EpisodeLimits,
 ) -> EpisodeResult {
-    play_episode_observed(game, player, rng, limits, &mut |_, _| {})
+    game.episode(player, 0, rng, limits, &mut |_, _| {})
 }
 
-/// [`play_episode`], showing `observe` the first position and the one after every move with
-/// the result so far: the default [`Game::episode`].
-pub fn play_episode_observed<G: Game>(
-    game: &G,
-    player: &LinearPlayer,
-    mut rng: ChaCha8Rng,
-    limits: EpisodeLimits,
-    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
-) -> EpisodeResult {
-    let mut position = game.start(&mut rng);
-    let mut result = EpisodeResult::default();
-    observe(&position, &result);
-    while limits.max_moves.is_none_or(|m| result.moves < m) {
-        let Some(mv) = player.choose(game, &position) else {
-            break;
-        };
-        let outcome = game.apply(&mut position, mv, &mut rng);
-        result.moves += 1;
-        result.score = game.accumulate(result.score, &outcome);
-        observe(&position, &result);
-        if outcome.game_over {
-            break;
-        }
-    }
-    result
-}
+/// Moves a game plays between two reports to the progress display: rare enough to cost nothing
+/// next to the moves themselves.
+const MOVES_PER_TICK: u64 = 1 << 14;
 
 /// Plays games `0..games` with every player, game `i` drawn from `streams(i)` for each of them
 /// (common random numbers), in parallel over (player, game) on the current rayon pool. Results
-/// come back player by player in game order whatever the thread count; `done` is called as each
-/// game ends (for progress). Returns `None` if `stop` was raised before every game was played.
-pub fn play_all<G: Game>(
+/// come back player by player in game order whatever the thread count; `progress` hears of the
+/// moves as they are played and of each game as it ends. Returns `None` if `stop` was raised
+/// before every game was played.
+pub fn play_all<G: Game, P: Policy<G>>(
     game: &G,
-    players: &[LinearPlayer],
+    players: &[P],
     games: u64,
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
     stop: &AtomicBool,
-    done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Option<Vec<EpisodeResult>> {
     (0..players.len() as u64 * games)
         .into_par_iter()
@@ -69,9 +47,14 @@ pub fn play_all<G: Game>(
                 index,
                 streams(index),
                 limits,
-                &mut |_, _| {},
+                &mut |_, so_far| {
+                    if so_far.moves % MOVES_PER_TICK == 0 && so_far.moves > 0 {
+                        progress.add_moves(MOVES_PER_TICK);
+                    }
+                },
             );
-            done();
+            progress.add_moves(r.moves % MOVES_PER_TICK);
+            progress.inc();
             Some(r)
         })
         .collect()

@@ -3,7 +3,6 @@
 //! The evaluator, fitness evaluation, the optimisers and the CLI are written against this trait
 //! and never name a game, so adding a game means adding a module that implements it.
 
-use crate::eval::LinearPlayer;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
@@ -55,6 +54,20 @@ pub struct EpisodeResult {
     pub score: f64,
     /// Moves (pieces) played: throughput is counted in these.
     pub moves: u64,
+    /// Counts a game reports per episode beside its score, named by
+    /// [`Game::detail_names`] (contest Tetris: lines, clears by size, game overs).
+    pub details: [u64; MAX_DETAILS],
+}
+
+/// Most per-episode counts a game may report.
+pub const MAX_DETAILS: usize = 8;
+
+/// Whatever picks the tuned side's moves: a weight set under a search (`search::Player`).
+///
+/// Games play episodes against this trait, so a game knows nothing of evaluators or searches.
+pub trait Policy<G: Game>: Sync {
+    /// The move to play in `position`; `None` when the game offers none.
+    fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move>;
 }
 
 /// A game: rules, placements and named features.
@@ -128,9 +141,9 @@ pub trait Game: Send + Sync {
     /// overrides it to play an opponent.
     fn episode(
         &self,
-        player: &LinearPlayer,
+        player: &impl Policy<Self>,
         index: u64,
-        rng: ChaCha8Rng,
+        mut rng: ChaCha8Rng,
         limits: EpisodeLimits,
         observe: &mut impl FnMut(&Self::Position, &EpisodeResult),
     ) -> EpisodeResult
@@ -138,7 +151,10 @@ pub trait Game: Send + Sync {
         Self: Sized,
     {
         let _ = index;
-        crate::episode::play_episode_observed(self, player, rng, limits, observe)
+        let position = self.start(&mut rng);
+        play_from(self, player, position, limits, observe, |position, mv| {
+            self.apply(position, mv, &mut rng)
+        })
     }
 
     /// The opponents of a two-player game, by name, in the order episodes meet them: episode
@@ -148,10 +164,11 @@ pub trait Game: Send + Sync {
         Vec::new()
     }
 
-    /// The same game with `rivals` (earlier champions, a hall of fame) added after its
-    /// opponents, so that evolution is not tuned against a fixed pool alone; `None` for a
-    /// one-player game, which has nobody to add them to.
-    fn with_rivals(&self, rivals: &[LinearPlayer]) -> Option<Self>
+    /// The same game with `rivals` (earlier champions' weights, aligned with
+    /// [`feature_names`](Game::feature_names): a hall of fame) added after its opponents, so
+    /// that evolution is not tuned against a fixed pool alone; `None` for a one-player game,
+    /// which has nobody to add them to.
+    fn with_rivals(&self, rivals: &[Vec<f64>]) -> Option<Self>
     where
         Self: Sized,
     {
@@ -159,10 +176,28 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The same game with its episodes numbered from `seed`, as `play --seed` numbers them,
+    /// for a game that replays a seeded source of its own (contest Tetris: episode i is
+    /// contest seed `seed + i`). Other games draw everything from the episode's stream and
+    /// are returned unchanged.
+    fn numbered_from(&self, seed: u64) -> Self
+    where
+        Self: Sized + Clone,
+    {
+        let _ = seed;
+        self.clone()
+    }
+
     /// Who plays what in episode `index`, for `watch`; `None` for a one-player game.
     fn describe_episode(&self, index: u64) -> Option<String> {
         let _ = index;
         None
+    }
+
+    /// The names of the counts in [`EpisodeResult::details`]; empty for a game that reports
+    /// none. `play` shows them per game.
+    fn detail_names(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// What an episode's score counts, for reports ("lines", "score", ...).
@@ -172,4 +207,32 @@ pub trait Game: Send + Sync {
 
     /// A drawing of the position for the terminal (`watch`).
     fn render(&self, position: &Self::Position) -> String;
+}
+
+/// Plays a game alone from `position` until it ends or reaches the move limit, `player`
+/// choosing and `step` playing each move: the default [`Game::episode`] with `step` =
+/// [`Game::apply`], and the loop of a game whose episodes draw from a source of their own.
+pub fn play_from<G: Game>(
+    game: &G,
+    player: &impl Policy<G>,
+    mut position: G::Position,
+    limits: EpisodeLimits,
+    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
+    mut step: impl FnMut(&mut G::Position, G::Move) -> Outcome,
+) -> EpisodeResult {
+    let mut result = EpisodeResult::default();
+    observe(&position, &result);
+    while limits.max_moves.is_none_or(|m| result.moves < m) {
+        let Some(mv) = player.choose(game, &position) else {
+            break;
+        };
+        let outcome = step(&mut position, mv);
+        result.moves += 1;
+        result.score = game.accumulate(result.score, &outcome);
+        observe(&position, &result);
+        if outcome.game_over {
+            break;
+        }
+    }
+    result
 }

@@ -16,6 +16,7 @@ pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod run;
+pub mod search;
 pub mod stats;
 pub mod tune;
 pub mod weights;

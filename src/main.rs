@@ -1,7 +1,7 @@
 //! The `stacktune` command line: parse, then dispatch to `stacktune::commands`.
 
 use clap::{Parser, Subcommand};
-use stacktune::commands::{evolve, moves, play, solve, solve_connect, watch};
+use stacktune::commands::{evolve, moves, play, replay, solve, solve_connect, watch};
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
 #[derive(Parser)]
@@ -21,6 +21,8 @@ enum Command {
     Moves(moves::MovesArgs),
     /// Watch one game in the terminal.
     Watch(watch::WatchArgs),
+    /// Replay a contest tetris game from a controller's requests, turn by turn.
+    Replay(replay::ReplayArgs),
     /// Solve Panel de Pon puzzles exactly.
     Solve(solve::SolveArgs),
     /// Solve a 7 × 6 Connect Four position with perfect play.
@@ -34,6 +36,7 @@ fn main() {
         Command::Play(args) => play::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Watch(args) => watch::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Solve(args) => solve::run(args),
         Command::SolveConnect(args) => solve_connect::run(args),
     };

@@ -156,8 +156,61 @@ fn plot_err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("plot: {e}")
 }
 
-/// `fitness.svg`/`.png`: best, mean and a ± std band per generation, and the validation line.
-pub fn plot_fitness(dir: &Path, title: &str, measure: &str, rows: &[HistoryRow]) -> Result<()> {
+/// Held-out scores a fitness plot draws as horizontal reference lines, once they are known
+/// (at the end of a run): what the tuned weights are measured against.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct References {
+    /// The baseline weights' mean over the final held-out games.
+    pub baseline: Option<f64>,
+    /// The final best weights' mean over the same games.
+    pub final_best: Option<f64>,
+}
+
+/// Width of the column that holds a chart's legend: inside the plot a legend hides the lines
+/// it names.
+const LEGEND_WIDTH: u32 = 230;
+
+/// How a legend entry shows its series.
+#[derive(Clone, Copy)]
+enum Key {
+    Line(RGBAColor, u32),
+    Band(RGBAColor),
+}
+
+/// Draws the legend entries in the legend column, one per line from the top.
+fn draw_legend<DB: DrawingBackend>(legend: &Area<DB>, entries: &[(Key, String)]) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    for (i, (key, label)) in entries.iter().enumerate() {
+        let y = 64 + 22 * i as i32;
+        match *key {
+            Key::Line(color, width) => legend
+                .draw(&PathElement::new(
+                    [(0, y), (24, y)],
+                    color.stroke_width(width),
+                ))
+                .map_err(plot_err)?,
+            Key::Band(color) => legend
+                .draw(&Rectangle::new([(0, y - 5), (24, y + 5)], color.filled()))
+                .map_err(plot_err)?,
+        }
+        legend
+            .draw(&Text::new(label.as_str(), (32, y - 8), ("sans-serif", 14)))
+            .map_err(plot_err)?;
+    }
+    Ok(())
+}
+
+/// `fitness.svg`/`.png`: best, mean and a ± std band per generation, the held-out line, and
+/// the baseline's and the final best's held-out scores as reference lines once known.
+pub fn plot_fitness(
+    dir: &Path,
+    title: &str,
+    measure: &str,
+    rows: &[HistoryRow],
+    references: References,
+) -> Result<()> {
     write_both(
         dir,
         "fitness",
@@ -165,6 +218,7 @@ pub fn plot_fitness(dir: &Path, title: &str, measure: &str, rows: &[HistoryRow])
             title,
             measure,
             rows,
+            references,
         },
     )
 }
@@ -173,6 +227,7 @@ struct FitnessChart<'a> {
     title: &'a str,
     measure: &'a str,
     rows: &'a [HistoryRow],
+    references: References,
 }
 
 impl Chart for FitnessChart<'_> {
@@ -181,15 +236,19 @@ impl Chart for FitnessChart<'_> {
         DB::ErrorType: 'static,
     {
         let (title, measure, rows) = (self.title, self.measure, self.rows);
+        let refs = self.references;
         root.fill(&WHITE).map_err(plot_err)?;
+        let (plot, legend) =
+            root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
         let top = rows
             .iter()
             .flat_map(|r| [r.best, r.mean + r.std, r.validation.unwrap_or(0.0)])
+            .chain([refs.baseline.unwrap_or(0.0), refs.final_best.unwrap_or(0.0)])
             .fold(1.0f64, f64::max)
             * 1.05;
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 24))
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(80)
@@ -203,6 +262,8 @@ impl Chart for FitnessChart<'_> {
             .axis_desc_style(("sans-serif", 18))
             .draw()
             .map_err(plot_err)?;
+        let mut entries = Vec::new();
+        let band_color = BLUE.mix(0.15);
         let band: Vec<(u64, f64)> = rows
             .iter()
             .map(|r| (r.generation, r.mean + r.std))
@@ -213,62 +274,65 @@ impl Chart for FitnessChart<'_> {
             )
             .collect();
         chart
-            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.15))))
-            .map_err(plot_err)?
-            .label("mean ± std")
-            .legend(|(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.15).filled())
-            });
-        chart
-            .draw_series(LineSeries::new(
-                rows.iter().map(|r| (r.generation, r.mean)),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(plot_err)?
-            .label("mean")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        chart
-            .draw_series(LineSeries::new(
-                rows.iter().map(|r| (r.generation, r.best)),
-                RED.stroke_width(2),
-            ))
-            .map_err(plot_err)?
-            .label("best")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
+            .draw_series(std::iter::once(Polygon::new(band, band_color)))
+            .map_err(plot_err)?;
+        entries.push((Key::Band(band_color), "mean ± std".to_string()));
+        let green = RGBColor(0, 140, 60).to_rgba();
         let validation: Vec<(u64, f64)> = rows
             .iter()
             .filter_map(|r| r.validation.map(|v| (r.generation, v)))
             .collect();
-        if !validation.is_empty() {
-            let green = RGBColor(0, 140, 60);
+        let series = [
+            (
+                rows.iter().map(|r| (r.generation, r.mean)).collect(),
+                BLUE.to_rgba(),
+                "mean",
+            ),
+            (
+                rows.iter().map(|r| (r.generation, r.best)).collect(),
+                RED.to_rgba(),
+                "best",
+            ),
+            (validation, green, "best on held-out games"),
+        ];
+        for (points, color, label) in series {
+            if points.is_empty() {
+                continue;
+            }
             chart
-                .draw_series(LineSeries::new(validation.clone(), green.stroke_width(2)))
-                .map_err(plot_err)?
-                .label("best on held-out games")
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 20, y)], green.stroke_width(2))
-                });
-            chart
-                .draw_series(
-                    validation
-                        .iter()
-                        .map(|&p| Circle::new(p, 4, green.filled())),
-                )
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
                 .map_err(plot_err)?;
+            // Markers, so that a run of one generation still shows its points.
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(plot_err)?;
+            entries.push((Key::Line(color, 2), label.to_string()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 16))
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(plot_err)?;
-        Ok(())
+        let references = [
+            (refs.final_best, green, "final best, held out"),
+            (
+                refs.baseline,
+                RGBColor(90, 90, 90).to_rgba(),
+                "baseline, held out",
+            ),
+        ];
+        for (value, color, label) in references {
+            let Some(v) = value else { continue };
+            chart
+                .draw_series(LineSeries::new([(0, v), (last, v)], color.stroke_width(1)))
+                .map_err(plot_err)?;
+            entries.push((Key::Line(color, 1), format!("{label}: {v:.1}")));
+        }
+        draw_legend(&legend, &entries)
     }
 }
 
-/// `weights.svg`/`.png`: each normalised weight of the generation's best, per generation.
+/// How many features `weights.png` draws in full colour: past that, lines blur into each other,
+/// so the rest are drawn faint and listed after them.
+const HIGHLIGHTED: usize = 8;
+
+/// `weights.svg`/`.png`: each normalised weight of the generation's best, per generation; the
+/// features with the largest final weights stand out, the legend lists them largest first.
 pub fn plot_weights(
     dir: &Path,
     title: &str,
@@ -299,11 +363,11 @@ impl Chart for WeightsChart<'_> {
     {
         let (title, features, rows) = (self.title, self.features, self.rows);
         root.fill(&WHITE).map_err(plot_err)?;
-        // The legend gets a column of its own: inside the plot it hides the lines it names.
-        let (plot, legend) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub(190));
+        let (plot, legend) =
+            root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 24))
+            .caption(title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(60)
@@ -317,22 +381,35 @@ impl Chart for WeightsChart<'_> {
             .axis_desc_style(("sans-serif", 18))
             .draw()
             .map_err(plot_err)?;
-        for (i, name) in features.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+        let final_weight = |i: usize| rows.last().map_or(0.0, |r| r.best_weights[i]);
+        let mut order: Vec<usize> = (0..features.len()).collect();
+        order.sort_by(|&a, &b| final_weight(b).abs().total_cmp(&final_weight(a).abs()));
+        let mut entries = Vec::new();
+        // Faint ones first, so the highlighted lines are drawn over them.
+        for (rank, &i) in order.iter().enumerate().rev() {
+            let strong = rank < HIGHLIGHTED;
+            let color = if strong {
+                Palette99::pick(rank).to_rgba()
+            } else {
+                RGBColor(120, 120, 120).mix(0.6)
+            };
+            let width = if strong { 2 } else { 1 };
+            let points: Vec<(u64, f64)> = rows
+                .iter()
+                .map(|r| (r.generation, r.best_weights[i]))
+                .collect();
             chart
-                .draw_series(LineSeries::new(
-                    rows.iter().map(|r| (r.generation, r.best_weights[i])),
-                    color.stroke_width(2),
-                ))
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(width)))
                 .map_err(plot_err)?;
-            let y = 64 + 22 * i as i32;
-            legend
-                .draw(&PathElement::new([(0, y), (24, y)], color.stroke_width(2)))
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled())))
                 .map_err(plot_err)?;
-            legend
-                .draw(&Text::new(name.as_str(), (32, y - 8), ("sans-serif", 14)))
-                .map_err(plot_err)?;
+            entries.push((
+                Key::Line(color, width),
+                format!("{} {:+.2}", features[i], final_weight(i)),
+            ));
         }
-        Ok(())
+        entries.reverse();
+        draw_legend(&legend, &entries)
     }
 }

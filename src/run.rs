@@ -13,9 +13,12 @@ use crate::fsutil::{clean, write_atomic};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
-use crate::progress::Mode;
-use crate::report::{HistoryRow, Timing, append_timing, plot_fitness, plot_weights, write_history};
+use crate::progress::{Mode, Progress};
+use crate::report::{
+    HistoryRow, References, Timing, append_timing, plot_fitness, plot_weights, write_history,
+};
 use crate::rng::{Purpose, game_stream, stream};
+use crate::search::Player;
 use crate::stats::Summary;
 use crate::tune::Optimizer;
 use crate::tune::fitness::score_candidates;
@@ -324,7 +327,7 @@ fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<us
 /// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
 /// folder is opened only once the config, its features and its weight files are found good,
 /// so a refused run leaves nothing behind.
-pub fn evolve<G: Game>(
+pub fn evolve<G: Game + Clone>(
     game: &G,
     config: &RunConfig,
     open: impl FnOnce() -> Result<RunFolder>,
@@ -332,6 +335,7 @@ pub fn evolve<G: Game>(
     mode: Mode,
 ) -> Result<RunResult> {
     config.validate()?;
+    let search = config.game.search()?;
     let all = game.feature_names();
     let indices = feature_indices(all, &config.features, game.name())?;
     check_memory(
@@ -360,6 +364,7 @@ pub fn evolve<G: Game>(
             let file = load_baseline(path)?;
             let player = LinearPlayer::from_file(game, &file)
                 .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
+            let player = Player::new(player, search);
             Some((path.clone(), player))
         }
         None => None,
@@ -432,20 +437,21 @@ pub fn evolve<G: Game>(
             .saturating_sub(config.hall_of_fame as usize)..];
         let rivals = champions
             .iter()
-            .map(|row| LinearPlayer::from_vector(all, &expand(&row.best_weights)))
-            .collect::<Result<Vec<_>>>()?;
+            .map(|row| expand(&row.best_weights))
+            .collect::<Vec<_>>();
         let with_rivals = (!rivals.is_empty())
             .then(|| game.with_rivals(&rivals))
             .flatten();
         let scores = crate::episode::with_threads(config.threads, || {
             score_candidates(
                 with_rivals.as_ref().unwrap_or(game),
+                search,
                 &candidates,
                 config.games,
                 |i| stream(config.seed, Purpose::TrainingGames, g, i),
                 limits,
                 stop,
-                || {},
+                &Progress::hidden(),
             )
         })??;
         let Some(scores) = scores else {
@@ -464,7 +470,10 @@ pub fn evolve<G: Game>(
         let best_weights = checkpoint.optimizer.ask()[best_index].clone();
         let validate = (g + 1) % config.validate_every == 0 || g + 1 == config.generations;
         let validation = if validate {
-            let player = LinearPlayer::from_vector(all, &expand(&best_weights))?;
+            let player = Player::new(
+                LinearPlayer::from_vector(all, &expand(&best_weights))?,
+                search,
+            );
             let v = held_out(game, &player, config.validation_games, config, stop)?;
             Some(v.mean)
         } else {
@@ -485,7 +494,13 @@ pub fn evolve<G: Game>(
         checkpoint.next_generation = g + 1;
 
         write_history(&dir.join("history.csv"), &names, &checkpoint.history)?;
-        plot_fitness(dir, &title, game.score_name(), &checkpoint.history)?;
+        plot_fitness(
+            dir,
+            &title,
+            game.score_name(),
+            &checkpoint.history,
+            References::default(),
+        )?;
         plot_weights(dir, &title, &names, &checkpoint.history)?;
         write_atomic(&checkpoint_path, checkpoint.seal()?.as_bytes())?;
         append_timing(
@@ -529,7 +544,7 @@ pub fn evolve<G: Game>(
         .last()
         .expect("at least one generation ran");
     let best_full = expand(&last.best_weights);
-    let player = LinearPlayer::from_vector(all, &best_full)?;
+    let player = Player::new(LinearPlayer::from_vector(all, &best_full)?, search);
     if mode != Mode::Quiet {
         eprintln!(
             "scoring the best weights on {} held-out games",
@@ -544,6 +559,16 @@ pub fn evolve<G: Game>(
         )),
         None => None,
     };
+    plot_fitness(
+        dir,
+        &title,
+        game.score_name(),
+        &checkpoint.history,
+        References {
+            baseline: baseline.as_ref().map(|(_, b)| b.mean),
+            final_best: Some(best.mean),
+        },
+    )?;
     let mut weights = BTreeMap::new();
     for (name, &w) in names.iter().zip(&last.best_weights) {
         weights.insert(name.clone(), w);
@@ -572,6 +597,7 @@ pub fn evolve<G: Game>(
     put("stacktune_version", env!("CARGO_PKG_VERSION").into());
     let file = WeightFile {
         game: game.name().to_string(),
+        rules: config.game.rules.clone(),
         weights,
         meta,
     };
@@ -584,13 +610,14 @@ pub fn evolve<G: Game>(
 }
 
 /// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
-fn held_out<G: Game>(
+fn held_out<G: Game + Clone>(
     game: &G,
-    player: &LinearPlayer,
+    player: &Player,
     games: u64,
     config: &RunConfig,
     stop: &AtomicBool,
 ) -> Result<Summary> {
+    let game = &game.numbered_from(config.validation_seed);
     let results = crate::episode::with_threads(config.threads, || {
         play_all(
             game,
@@ -599,7 +626,7 @@ fn held_out<G: Game>(
             |i| game_stream(config.validation_seed, i),
             config.validation_limits(),
             stop,
-            || {},
+            &Progress::hidden(),
         )
     })?
     .context("stopped during validation; resume with --resume")?;

@@ -15,6 +15,10 @@ use std::path::Path;
 pub struct WeightFile {
     /// The game the weights play (`tetris`, `puyo`, ...).
     pub game: String,
+    /// The ruleset the weights were tuned for (tetris `contest`, puyo `tsu`, ...), used when
+    /// the user names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     /// Feature name → weight. Features not named are not computed.
     pub weights: BTreeMap<String, f64>,
     /// Where the weights come from: source, rules, fitness, seed, ...
@@ -75,6 +79,7 @@ impl WeightFile {
             .collect();
         toml::to_string(&InOrder {
             game: &self.game,
+            rules: self.rules.as_deref(),
             weights: Ordered(weights),
             meta: &self.meta,
         })
@@ -91,6 +96,8 @@ impl WeightFile {
 #[derive(Serialize)]
 struct InOrder<'a> {
     game: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<&'a str>,
     weights: Ordered<'a>,
     #[serde(skip_serializing_if = "toml::Table::is_empty")]
     meta: &'a toml::Table,
@@ -119,6 +126,7 @@ mod tests {
         meta.insert("source".into(), toml::Value::String("test".into()));
         let file = WeightFile {
             game: "tetris".into(),
+            rules: Some("contest".into()),
             weights,
             meta,
         };

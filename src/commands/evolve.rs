@@ -70,11 +70,14 @@ impl EvolveArgs {
             None => RunConfig::builtin(),
         };
         let g = &self.game;
-        if g.game.is_some() && g.game != c.game.game {
-            // Another game: its own defaults, not the default run's Tetris size and baseline.
+        let other_rules = g.rules.is_some() && g.rules != c.game.rules;
+        if (g.game.is_some() && g.game != c.game.game) || other_rules {
+            // Another game or ruleset: its own defaults, not the default run's Tetris size
+            // and baseline.
+            let game = g.game.clone().or(c.game.game.clone());
             c.game = GameSpec::default();
             c.baseline = None;
-            c.game.game = g.game.clone();
+            c.game.game = game;
         }
         macro_rules! set {
             ($field:expr, $flag:expr) => {
@@ -90,6 +93,9 @@ impl EvolveArgs {
         c.game.colours = g.colours.or(c.game.colours);
         c.game.inarow = g.inarow.or(c.game.inarow);
         c.game.depth = g.depth.or(c.game.depth);
+        c.game.beam_width = g.beam_width.or(c.game.beam_width);
+        c.game.level = g.level.or(c.game.level);
+        c.game.all_clear |= g.all_clear;
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();
         }
@@ -224,6 +230,12 @@ fn game_flags(g: &GameSpec) -> String {
     if let Some(d) = g.depth {
         s += &format!(" --depth {d}");
     }
+    if let Some(w) = g.beam_width {
+        s += &format!(" --beam-width {w}");
+    }
+    if let Some(l) = g.level {
+        s += &format!(" --level {l}");
+    }
     for o in &g.opponents {
         s += &format!(" --opponent {o}");
     }
@@ -231,6 +243,7 @@ fn game_flags(g: &GameSpec) -> String {
         (g.bag7, " --bag7"),
         (g.allow_topout, " --allow-topout"),
         (g.preview, " --preview"),
+        (g.all_clear, " --all-clear"),
     ] {
         if on {
             s += flag;

@@ -3,6 +3,7 @@
 pub mod evolve;
 pub mod moves;
 pub mod play;
+pub mod replay;
 pub mod solve;
 pub mod solve_connect;
 pub mod watch;
@@ -10,25 +11,37 @@ pub mod watch;
 use crate::eval::LinearPlayer;
 use crate::game::Game;
 use crate::games::GameSpec;
+use crate::search::Player;
 use crate::weights::WeightFile;
 use anyhow::Result;
 use std::path::Path;
 
-/// Loads a weights file and fills in the game it names when the user gave none.
+/// Loads a weights file and fills in the game and rules it names when the user gave none.
 pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFile> {
     let file = WeightFile::load(path)?;
     if spec.game.is_none() {
         spec.game = Some(file.game.clone());
     }
+    match (&spec.rules, &file.rules) {
+        (None, _) => spec.rules = file.rules.clone(),
+        (Some(given), Some(named)) if given != named => anyhow::bail!(
+            "weights file {} is for rules `{named}`, not --rules {given}",
+            path.display()
+        ),
+        _ => {}
+    }
     Ok(file)
 }
 
-/// The player a weights file describes for `game`; errors name the file.
+/// The player a weights file describes for `game`, under the search `spec` asks for; errors
+/// name the file.
 pub(crate) fn player_for<G: Game>(
     game: &G,
+    spec: &GameSpec,
     file: &WeightFile,
     path: &Path,
-) -> Result<LinearPlayer> {
-    LinearPlayer::from_file(game, file)
-        .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))
+) -> Result<Player> {
+    let eval = LinearPlayer::from_file(game, file)
+        .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?;
+    Ok(Player::new(eval, spec.search()?))
 }

@@ -9,6 +9,7 @@ use crate::stats::Summary;
 use crate::with_game;
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -50,6 +51,19 @@ pub struct PlayReport {
     /// Two-player games: the results against each opponent.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub opponents: Vec<Versus>,
+    /// Games that report counts beside the score (contest Tetris): one row per game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_game: Vec<GameRow>,
+}
+
+/// One game's score and the counts its game reports.
+#[derive(Debug, Serialize)]
+pub struct GameRow {
+    /// Which game: its description (contest Tetris: the contest seed), else its index.
+    pub game: String,
+    pub score: f64,
+    #[serde(flatten)]
+    pub counts: BTreeMap<&'static str, u64>,
 }
 
 /// A two-player game's results against one opponent, from the weights' side.
@@ -93,11 +107,13 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
     with_game!(&any, g => {
-        let player = super::player_for(g, &file, &args.weights)?;
+        let g = &g.numbered_from(args.seed);
+        let player = super::player_for(g, &args.game, &file, &args.weights)?;
         let report = play(g, &player, &args)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
         } else if report.opponents.is_empty() {
+            print_per_game(&report, g.detail_names());
             print_report(&report, g.score_name(), &args);
         } else {
             print_versus(&report, &args);
@@ -111,7 +127,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 /// schedule (openings, colours) from its start.
 pub fn play<G: Game>(
     game: &G,
-    player: &crate::eval::LinearPlayer,
+    player: &crate::search::Player,
     args: &PlayArgs,
 ) -> Result<PlayReport> {
     crate::limits::check("--games", args.games, &crate::limits::HELD_OUT_GAMES)?;
@@ -120,7 +136,7 @@ pub fn play<G: Game>(
     };
     let opponents = game.opponents();
     let games = args.games * opponents.len().max(1) as u64;
-    let progress = Progress::new(Mode::detect(args.quiet || args.json), games, "games");
+    let progress = Progress::new(Mode::detect(args.quiet), games, "games");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
         play_all(
@@ -130,7 +146,7 @@ pub fn play<G: Game>(
             |i| game_stream(args.seed, i),
             limits,
             &AtomicBool::new(false),
-            || progress.inc(),
+            &progress,
         )
     })?
     .expect("play is never stopped early");
@@ -144,11 +160,28 @@ pub fn play<G: Game>(
         .enumerate()
         .map(|(o, name)| Versus::tally(name, scores.iter().skip(o).step_by(n).copied()))
         .collect();
+    let names = game.detail_names();
+    let per_game = if names.is_empty() {
+        Vec::new()
+    } else {
+        results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| GameRow {
+                game: game
+                    .describe_episode(i as u64)
+                    .unwrap_or_else(|| i.to_string()),
+                score: r.score,
+                counts: names.iter().copied().zip(r.details).collect(),
+            })
+            .collect()
+    };
     Ok(PlayReport {
         summary: Summary::of(&scores),
         total_pieces,
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
         opponents,
+        per_game,
     })
 }
 
@@ -186,6 +219,33 @@ fn print_versus(report: &PlayReport, args: &PlayArgs) {
         "moves/s   {:.0} (all games: {} moves)",
         report.pieces_per_second, report.total_pieces
     );
+}
+
+/// One line per game with its score and counts, for a game that reports counts.
+fn print_per_game(report: &PlayReport, names: &[&str]) {
+    if report.per_game.is_empty() {
+        return;
+    }
+    let width = report
+        .per_game
+        .iter()
+        .map(|r| r.game.len())
+        .max()
+        .unwrap_or(0)
+        .max("game".len());
+    let mut header = format!("{:<width$}  {:>8}", "game", "score");
+    for name in names {
+        header += &format!("  {name:>8}");
+    }
+    println!("{header}");
+    for row in &report.per_game {
+        let mut line = format!("{:<width$}  {:>8}", row.game, row.score);
+        for name in names {
+            line += &format!("  {:>8}", row.counts[name]);
+        }
+        println!("{line}");
+    }
+    println!();
 }
 
 fn print_report(report: &PlayReport, measure: &str, args: &PlayArgs) {

@@ -4,10 +4,12 @@
 //! [`AnyGame`] and the [`with_game!`](crate::with_game) macro; nothing else names a game.
 
 pub mod connect;
+pub mod contest;
 pub mod panel;
 pub mod puyo;
 pub mod tetris;
 
+use crate::search::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, Search};
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 
@@ -34,7 +36,7 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
-    /// Ruleset: tetris `research`; puyo `programming` or `tsu`.
+    /// Ruleset: tetris `research` or `contest`; puyo `programming` or `tsu`.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
@@ -46,10 +48,16 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inarow: Option<usize>,
-    /// Connect-N: plies the tuned player searches with alpha-beta (default 1: one ply).
+    /// Plies the player searches: Connect-N with alpha-beta (default 1: one ply); other games
+    /// with the beam of --beam-width (default: every piece the game shows).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
+    /// ply; a position's value is the points gained on the way plus its evaluation.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beam_width: Option<usize>,
     /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
     /// weights file (default: tutorial and negamax4).
     #[arg(long = "opponent", value_name = "NAME|FILE")]
@@ -67,6 +75,14 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default)]
     pub preview: bool,
+    /// Contest tetris: the level, 1 to 3 (default 2; 3 adds obstacles).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// Contest tetris: score the July-2023 all-clear bonus (off in the March-2023 rules).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_clear: bool,
     /// Puyo: what an episode scores, `score` (default) or `max_chain` (largest chain fired).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,6 +93,7 @@ pub struct GameSpec {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Tetris(tetris::Tetris),
+    Contest(contest::Contest),
     Puyo(puyo::Puyo),
     Connect(connect::Connect),
 }
@@ -87,13 +104,43 @@ impl GameSpec {
         self.game.as_deref().unwrap_or("tetris")
     }
 
+    /// The search the tuned player uses: Connect-N's alpha-beta over `--depth` plies, a beam
+    /// when `--beam-width` is given, else one ply (two with `--preview`; one for contest Tetris,
+    /// which always shows five pieces).
+    pub fn search(&self) -> Result<Search> {
+        let name = self.name();
+        match (self.depth, self.beam_width) {
+            (depth, None) if name == "connect" => Ok(Search::AlphaBeta {
+                depth: depth.unwrap_or(1),
+            }),
+            (_, Some(_)) if name == "connect" => {
+                bail!("--beam-width is not a connect setting; connect searches with --depth")
+            }
+            // Contest Tetris always shows five pieces: its cheap default looks at one.
+            (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
+            (None, None) => Ok(Search::Lookahead),
+            (Some(_), None) => {
+                bail!("--depth sets the beam's depth for {name}; give --beam-width too")
+            }
+            (depth, Some(width)) => {
+                let depth = depth.unwrap_or(MAX_BEAM_DEPTH);
+                if !(1..=MAX_BEAM_DEPTH).contains(&depth) {
+                    bail!("--depth {depth} is out of range 1..={MAX_BEAM_DEPTH}");
+                }
+                if !(1..=MAX_BEAM_WIDTH).contains(&width) {
+                    bail!("--beam-width {width} is out of range 1..={MAX_BEAM_WIDTH}");
+                }
+                Ok(Search::Beam { depth, width })
+            }
+        }
+    }
+
     /// Builds the game, rejecting unknown names and impossible sizes with one clear line.
     pub fn build(&self) -> Result<AnyGame> {
         let name = self.name();
         if name != "connect" {
             for (given, flag) in [
                 (self.inarow.is_some(), "--inarow"),
-                (self.depth.is_some(), "--depth"),
                 (!self.opponents.is_empty(), "--opponent"),
             ] {
                 if given {
@@ -101,10 +148,23 @@ impl GameSpec {
                 }
             }
         }
+        if name != "tetris" || self.rules.as_deref() != Some("contest") {
+            for (given, flag) in [
+                (self.level.is_some(), "--level"),
+                (self.all_clear, "--all-clear"),
+            ] {
+                if given {
+                    bail!("{flag} is a contest tetris setting; add --rules contest");
+                }
+            }
+        }
         match name {
+            "tetris" if self.rules.as_deref() == Some("contest") => {
+                Ok(AnyGame::Contest(contest::Contest::from_spec(self)?))
+            }
             "tetris" => {
                 if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {
-                    bail!("unknown tetris rules `{r}`; valid rules: research");
+                    bail!("unknown tetris rules `{r}`; valid rules: research, contest");
                 }
                 let game =
                     tetris::Tetris::new(self.width.unwrap_or(10), self.height.unwrap_or(20))?
@@ -133,6 +193,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::games::AnyGame::Tetris($g) => $body,
+            $crate::games::AnyGame::Contest($g) => $body,
             $crate::games::AnyGame::Puyo($g) => $body,
             $crate::games::AnyGame::Connect($g) => $body,
         }

@@ -1,7 +1,8 @@
 //! The genetic algorithm: tournament selection, crossover, Gaussian mutation and elitism over
 //! unit-length weight vectors.
 
-use super::{Optimizer, normalise};
+pub use super::rank;
+use super::{Optimizer, gaussian, normalise};
 use crate::limits::POPULATION;
 use anyhow::{Result, bail};
 use rand::RngExt;
@@ -192,11 +193,6 @@ impl GeneticAlgorithm {
         Ok(())
     }
 
-    /// The current mutation standard deviation.
-    pub fn sigma(&self) -> f64 {
-        self.sigma
-    }
-
     fn tournament(&self, order: &[usize], rng: &mut ChaCha8Rng) -> usize {
         // `order` ranks candidates best first, so the best of the drawn ranks wins.
         let mut best = usize::MAX;
@@ -210,6 +206,10 @@ impl GeneticAlgorithm {
 impl Optimizer for GeneticAlgorithm {
     fn ask(&self) -> &[Vec<f64>] {
         &self.population
+    }
+
+    fn sigma(&self) -> f64 {
+        self.sigma
     }
 
     fn tell(&mut self, fitness: &[f64], rng: &mut ChaCha8Rng) {
@@ -260,20 +260,6 @@ impl Optimizer for GeneticAlgorithm {
 
 /// Candidate indices by fitness, best first; equal fitness keeps the lower index first, so the
 /// ranking never depends on anything but the values.
-pub fn rank(fitness: &[f64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..fitness.len()).collect();
-    order.sort_by(|&i, &j| fitness[j].total_cmp(&fitness[i]).then(i.cmp(&j)));
-    order
-}
-
-/// A standard normal draw (Box–Muller), written out so the stream of draws is fixed by this
-/// crate and not by a distribution crate's version.
-fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
-    let u1: f64 = 1.0 - rng.random::<f64>();
-    let u2: f64 = rng.random::<f64>();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

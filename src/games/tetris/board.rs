@@ -43,7 +43,7 @@ pub const ERODED_PIECE_CELLS: usize = 1;
 pub const LINES_CLEARED: usize = 2;
 const ROW_TRANSITIONS: usize = 3;
 const COLUMN_TRANSITIONS: usize = 4;
-const HOLES: usize = 5;
+pub const HOLES: usize = 5;
 const CUMULATIVE_WELLS: usize = 6;
 const HOLE_DEPTH: usize = 7;
 const ROWS_WITH_HOLES: usize = 8;
@@ -167,6 +167,20 @@ impl Board {
             .collect()
     }
 
+    /// The rows framed for the terminal: a wall each side and the floor.
+    pub fn framed(&self) -> String {
+        let mut s = String::new();
+        for row in self.to_rows() {
+            s.push('|');
+            s.push_str(&row);
+            s.push_str("|\n");
+        }
+        s.push('+');
+        s.push_str(&"-".repeat(self.width()));
+        s.push_str("+\n");
+        s
+    }
+
     /// Filled cells on the board.
     pub fn cell_count(&self) -> u32 {
         self.cols.iter().map(|c| c.count_ones()).sum()
@@ -236,21 +250,36 @@ impl Board {
         let y = self.landing_row(drop, span);
         let topout = self.tops_out(drop, y);
         self.place(drop, y, span, topout);
-        let full = if topout {
-            0
-        } else {
-            self.cols[..self.width as usize]
-                .iter()
-                .fold(self.rows_mask(), |full, &c| full & c)
-        };
+        let full = if topout { 0 } else { self.full_rows() };
         if full != 0 {
             self.remove_rows(full);
         }
         Landing::of(drop, y, topout, full)
     }
 
+    /// The full rows, as a mask of row bits.
+    #[inline]
+    pub fn full_rows(&self) -> u64 {
+        self.cols[..self.width as usize]
+            .iter()
+            .fold(self.rows_mask(), |full, &c| full & c)
+    }
+
+    /// Column `x` as a mask, bit r = row r from the bottom: what rules with their own moves
+    /// (the contest's) test cells against.
+    #[inline(always)]
+    pub fn column(&self, x: usize) -> u64 {
+        self.cols[x]
+    }
+
+    /// Fills the cells of column `x` set in `rows`.
+    #[inline(always)]
+    pub fn fill(&mut self, x: usize, rows: u64) {
+        self.cols[x] |= rows;
+    }
+
     /// Removes the rows set in `full`; everything above moves down.
-    fn remove_rows(&mut self, full: u64) {
+    pub fn remove_rows(&mut self, full: u64) {
         let width = self.width as usize;
         let mut rows = full;
         while rows != 0 {

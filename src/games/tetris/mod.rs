@@ -291,15 +291,7 @@ impl Game for Tetris {
     }
 
     fn render(&self, position: &Position) -> String {
-        let mut s = String::new();
-        for row in position.board.to_rows() {
-            s.push('|');
-            s.push_str(&row);
-            s.push_str("|\n");
-        }
-        s.push('+');
-        s.push_str(&"-".repeat(self.width));
-        s.push_str("+\n");
+        let mut s = position.board.framed();
         s.push_str(&format!(
             "next piece: {}\n",
             Self::piece_letter(position.piece)

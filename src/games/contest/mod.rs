@@ -1,0 +1,358 @@
+//! Tetris under the rules of the "Learn Python with Tetris" contest (v4, March 2023): a 10 × 22
+//! board, hold, five previews, the contest's move procedure, score table and random stream.
+//!
+//! A second Tetris ruleset (`--game tetris --rules contest`); the rules, with their odd
+//! corners, are in ../shared/testdata/contest/README.md and [`rules`]. Episodes play contest
+//! seeds exactly: game i of `play --seed S` is contest seed S + i.
+
+pub mod features;
+pub mod replay;
+pub mod rules;
+pub mod stream;
+
+use crate::game::{
+    EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, play_from,
+};
+use crate::games::GameSpec;
+use crate::games::tetris::board::Board;
+use anyhow::{Result, bail};
+use features::{Before, FEATURE_NAMES, Placed};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use rules::{HEIGHT, LETTERS, Position, Request, Rules, SHAPES, TURNS, Turn, WIDTH};
+use stream::ContestStream;
+
+/// Levels with a fixed-length game (level 4 is played against the wall clock).
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=3;
+
+/// What `play` reports per game beside the score.
+const DETAILS: [&str; 6] = [
+    "lines",
+    "singles",
+    "doubles",
+    "triples",
+    "tetrises",
+    "game_overs",
+];
+
+/// The contest ruleset at one level.
+#[derive(Clone, Debug)]
+pub struct Contest {
+    rules: Rules,
+    /// Game i is contest seed `first_seed + i`; without it (training games) each game draws
+    /// its contest seed from the stream it is given.
+    first_seed: Option<u64>,
+}
+
+impl Contest {
+    pub fn new(level: u8, all_clear_bonus: bool) -> Result<Contest> {
+        if !LEVELS.contains(&level) {
+            bail!(
+                "--level {level} is out of range {}..={} (level 4 has no turn limit)",
+                LEVELS.start(),
+                LEVELS.end()
+            );
+        }
+        Ok(Contest {
+            rules: Rules {
+                level,
+                all_clear_bonus,
+            },
+            first_seed: None,
+        })
+    }
+
+    /// The contest game `spec` describes; research-only flags are errors naming the flag.
+    pub fn from_spec(spec: &GameSpec) -> Result<Contest> {
+        for (given, flag) in [
+            (spec.width.is_some(), "--width"),
+            (spec.height.is_some(), "--height"),
+            (spec.bag7, "--bag7"),
+            (spec.allow_topout, "--allow-topout"),
+            (spec.preview, "--preview"),
+        ] {
+            if given {
+                bail!("{flag} is a research tetris setting; contest rules do not use it");
+            }
+        }
+        Contest::new(spec.level.unwrap_or(2), spec.all_clear)
+    }
+
+    pub fn rules_of(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The contest seed of episode `index`.
+    fn seed_of(&self, index: u64, rng: &mut ChaCha8Rng) -> u64 {
+        match self.first_seed {
+            Some(first) => first + index,
+            // Seed 0 would be the fixed piece cycle: training draws random games only.
+            None => rng.random_range(1..u32::MAX as u64),
+        }
+    }
+
+    /// The outcome of a played or visited turn; the game ends with its 180th turn.
+    fn outcome(&self, turn: &Turn, position: &Position) -> Outcome {
+        Outcome {
+            cleared: turn.lines,
+            points: turn.points as f64,
+            chains: 0,
+            game_over: position.turn >= TURNS,
+            terminal_value: None,
+        }
+    }
+
+    /// Visits the distinct outcomes of `piece` played from the spawn (after the hold swap
+    /// `hold` asks for): per state reached, every column the shifts reach.
+    #[inline]
+    fn each_landing(
+        &self,
+        position: &Position,
+        hold: bool,
+        piece: u8,
+        mask: FeatureMask,
+        before: &Before,
+        visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
+    ) {
+        let board = &position.board;
+        let mut seen = 0u8;
+        for rotation in 0..4 {
+            let state = rules::rotate(board, piece, rotation);
+            let shape = &SHAPES[piece as usize][state as usize];
+            if seen & 1 << shape.canonical != 0 {
+                continue;
+            }
+            seen |= 1 << shape.canonical;
+            let (left, right) = rules::reach(board, shape);
+            for x in left..=right {
+                let request = Request {
+                    hold,
+                    rotation,
+                    x: x as u8,
+                };
+                self.visit_request(position, request, mask, before, visit);
+            }
+        }
+    }
+
+    /// Plays `request` on a copy of `position` and visits it with its features.
+    #[inline(always)]
+    fn visit_request(
+        &self,
+        position: &Position,
+        request: Request,
+        mask: FeatureMask,
+        before: &Before,
+        visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
+    ) {
+        let mut after = *position;
+        let turn = self.rules.settle(&mut after, request);
+        let placed = Placed {
+            landing: turn
+                .landing
+                .map(|l| (&SHAPES[turn.piece as usize][l.state as usize], l)),
+            full: turn.full,
+            points: turn.points,
+            game_over: turn.game_over,
+            hold: after.hold,
+        };
+        let mut values = FeatureValues::default();
+        features::compute(&after.board, &placed, before, mask, &mut values);
+        if turn.game_over {
+            // Level 3's obstacles are drawn only when the move is played for real.
+            after.board = Board::empty(WIDTH, HEIGHT);
+        }
+        rules::advance(&mut after, 0);
+        visit(request, &after, &self.outcome(&turn, &after), &values);
+    }
+
+    /// Plays one episode from a contest stream, counting what `play` reports per game.
+    fn play_stream(
+        &self,
+        player: &impl Policy<Contest>,
+        dealer: &mut ContestStream,
+        limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Position, &EpisodeResult),
+    ) -> EpisodeResult {
+        let start = self.rules.start(dealer);
+        let mut details = [0u64; crate::game::MAX_DETAILS];
+        let mut result = play_from(self, player, start, limits, observe, |position, mv| {
+            let turn = self.rules.play(position, mv, dealer);
+            details[0] += turn.lines as u64;
+            if turn.lines > 0 {
+                details[turn.lines as usize] += 1;
+            }
+            details[5] += turn.game_over as u64;
+            self.outcome(&turn, position)
+        });
+        result.details = details;
+        result
+    }
+}
+
+impl Game for Contest {
+    type Position = Position;
+    type Move = Request;
+
+    fn name(&self) -> &'static str {
+        "tetris"
+    }
+
+    fn rules(&self) -> String {
+        format!(
+            "contest level {}{}",
+            self.rules.level,
+            if self.rules.all_clear_bonus {
+                ", all-clear bonus"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn feature_names(&self) -> &'static [&'static str] {
+        &FEATURE_NAMES
+    }
+
+    fn start(&self, rng: &mut ChaCha8Rng) -> Position {
+        self.rules.start(rng)
+    }
+
+    fn for_each_move(
+        &self,
+        position: &Position,
+        mask: FeatureMask,
+        visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
+    ) {
+        if position.current == 0 || position.turn >= TURNS {
+            return;
+        }
+        let before = Before::of(&position.board, mask);
+        self.each_landing(position, false, position.current, mask, &before, visit);
+        if position.hold == 0 {
+            // The empty-hold turn: nothing placed, the next piece spawns.
+            let stash = Request {
+                hold: true,
+                rotation: 0,
+                x: rules::SPAWN_X as u8,
+            };
+            self.visit_request(position, stash, mask, &before, visit);
+        } else if position.hold != position.current {
+            self.each_landing(position, true, position.hold, mask, &before, visit);
+        }
+    }
+
+    /// While previews are known: the positions after a move know their piece, so a beam can
+    /// search through the five previews (and hold).
+    fn shows_next(&self, position: &Position) -> bool {
+        position.next[0] != 0
+    }
+
+    fn apply(&self, position: &mut Position, mv: Request, rng: &mut ChaCha8Rng) -> Outcome {
+        let turn = self.rules.play(position, mv, rng);
+        self.outcome(&turn, position)
+    }
+
+    fn episode(
+        &self,
+        player: &impl Policy<Contest>,
+        index: u64,
+        mut rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Position, &EpisodeResult),
+    ) -> EpisodeResult {
+        let mut dealer = ContestStream::new(self.seed_of(index, &mut rng));
+        self.play_stream(player, &mut dealer, limits, observe)
+    }
+
+    fn numbered_from(&self, seed: u64) -> Contest {
+        Contest {
+            first_seed: Some(seed),
+            ..self.clone()
+        }
+    }
+
+    fn describe_episode(&self, index: u64) -> Option<String> {
+        self.first_seed
+            .map(|s| format!("contest seed {}, level {}", s + index, self.rules.level))
+    }
+
+    fn detail_names(&self) -> &'static [&'static str] {
+        &DETAILS
+    }
+
+    fn score_name(&self) -> &'static str {
+        "score"
+    }
+
+    fn render(&self, position: &Position) -> String {
+        let letter = |p: u8| LETTERS[p as usize];
+        let mut s = position.board.framed();
+        let next: String = position.next.iter().map(|&p| letter(p)).collect();
+        s.push_str(&format!(
+            "turn {}  current {}  hold {}  next {}\n",
+            position.turn,
+            letter(position.current),
+            letter(position.hold),
+            next
+        ));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(current: u8, hold: u8) -> Vec<Request> {
+        let game = Contest::new(2, false).unwrap();
+        let position = Position {
+            board: Board::empty(WIDTH, HEIGHT),
+            current,
+            hold,
+            next: [2; 5],
+            turn: 0,
+            failures: 0,
+        };
+        let mut out = Vec::new();
+        game.for_each_move(&position, 0, &mut |mv, _, _, _| out.push(mv));
+        out
+    }
+
+    #[test]
+    fn placements_are_the_distinct_outcomes_with_and_without_hold() {
+        const T: u8 = 4;
+        // T: 9 + 8 + 9 + 8 columns over its four states, plus the empty-hold turn.
+        assert_eq!(moves(T, 0).len(), 35);
+        assert_eq!(moves(T, 0).iter().filter(|m| m.hold).count(), 1);
+        // With an I held: its vertical 10 and horizontal 7 after the swap.
+        assert_eq!(moves(T, rules::I).len(), 34 + 17);
+        // Holding the same piece changes nothing: no swap is offered.
+        assert_eq!(moves(T, T).len(), 34);
+        // O's four requested states have the same cells: one state, nine columns.
+        assert_eq!(moves(5, 5).len(), 9);
+    }
+
+    #[test]
+    fn the_game_ends_with_its_180th_turn() {
+        let game = Contest::new(2, false).unwrap();
+        let mut dealer = ContestStream::new(3);
+        let mut position = game.rules.start(&mut dealer);
+        let stash = Request {
+            hold: true,
+            rotation: 0,
+            x: 5,
+        };
+        let mut ended = 0;
+        for turn in 1..=TURNS {
+            let t = game.rules.play(&mut position, stash, &mut dealer);
+            if game.outcome(&t, &position).game_over {
+                ended = turn;
+            }
+        }
+        assert_eq!(ended, TURNS);
+        let mut none = 0;
+        game.for_each_move(&position, 0, &mut |_, _, _, _| none += 1);
+        assert_eq!(none, 0);
+    }
+}

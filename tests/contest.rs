@@ -1,0 +1,327 @@
+//! Contest Tetris: the recorded games of the contest's own engine replay identically, and bad
+//! input gets one clear line.
+
+mod common;
+
+use common::{assert_one_line_error, json, run, run_in};
+use serde_json::Value;
+use stacktune::games::contest::rules::Rules;
+use stacktune::games::contest::stream::ContestStream;
+use std::path::Path;
+
+fn traces() -> Vec<Value> {
+    let text = std::fs::read_to_string(common::root().join("tests/data/contest/traces.jsonl"))
+        .expect("traces.jsonl");
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a trace is JSON"))
+        .collect()
+}
+
+/// The trace's requests in the requests-file form.
+fn requests_of(trace: &Value) -> String {
+    trace["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let r = &t["request"];
+            format!(
+                "{} {} {}\n",
+                r["hold"].as_bool().unwrap() as u8,
+                r["rotation"],
+                r["x"]
+            )
+        })
+        .collect()
+}
+
+fn replay_json(dir: &Path, level: &str, seed: &str, requests: &str) -> Value {
+    std::fs::write(dir.join("requests.txt"), requests).unwrap();
+    json(&run_in(
+        dir,
+        &[
+            "replay",
+            "--rules",
+            "contest",
+            "--level",
+            level,
+            "--seed",
+            seed,
+            "--requests",
+            "requests.txt",
+            "--json",
+        ],
+    ))
+}
+
+#[test]
+fn every_trace_replays_turn_for_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = traces();
+    assert_eq!(all.len(), 3);
+    for trace in &all {
+        let (seed, level) = (trace["seed"].to_string(), trace["level"].to_string());
+        let turns = replay_json(dir.path(), &level, &seed, &requests_of(trace));
+        let expected = trace["turns"].as_array().unwrap();
+        let got = turns.as_array().unwrap();
+        assert_eq!(got.len(), expected.len(), "seed {seed} level {level}");
+        for (g, e) in got.iter().zip(expected) {
+            assert_eq!(g, e, "seed {seed} level {level} turn {}", e["turn"]);
+        }
+        assert_eq!(got.last().unwrap()["score"], trace["final_score"]);
+    }
+}
+
+#[test]
+fn every_trace_starts_on_its_initial_board() {
+    for trace in traces() {
+        let rules = Rules {
+            level: trace["level"].as_u64().unwrap() as u8,
+            all_clear_bonus: false,
+        };
+        let mut dealer = ContestStream::new(trace["seed"].as_u64().unwrap());
+        let board = rules.start(&mut dealer).board.to_rows();
+        let expected: Vec<String> = serde_json::from_value(trace["initial_board"].clone()).unwrap();
+        assert_eq!(board, expected, "seed {}", trace["seed"]);
+    }
+}
+
+#[test]
+fn replay_table_ends_with_the_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = &traces()[1];
+    std::fs::write(dir.path().join("r.txt"), requests_of(trace)).unwrap();
+    let out = run_in(
+        dir.path(),
+        &[
+            "replay",
+            "--rules",
+            "contest",
+            "--level",
+            "2",
+            "--seed",
+            "7",
+            "--requests",
+            "r.txt",
+        ],
+    );
+    assert!(out.status.success());
+    let text = common::stdout(&out);
+    assert_eq!(
+        text.lines().last().unwrap(),
+        "180 turns: score 9754, lines 36, game overs 2"
+    );
+}
+
+fn replay_error(requests: &str, extra: &[&str], needle: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("r.txt"), requests).unwrap();
+    let mut args = vec!["replay", "--seed", "1", "--requests", "r.txt"];
+    args.extend_from_slice(extra);
+    let out = run_in(dir.path(), &args);
+    assert_one_line_error(&out, needle);
+    assert!(out.stdout.is_empty(), "no output on error");
+}
+
+#[test]
+fn requests_out_of_range_name_the_line() {
+    let contest = ["--rules", "contest"];
+    replay_error(
+        "0 0 4\n0 4 4\n",
+        &contest,
+        "r.txt line 2: rotation `4` is not an integer in 0..=3",
+    );
+    replay_error(
+        "0 0 10\n",
+        &contest,
+        "r.txt line 1: x `10` is not an integer in 0..=9",
+    );
+    replay_error(
+        "0 0 1\n0 0 1\n2 0 1\n",
+        &contest,
+        "r.txt line 3: hold `2` is not an integer in 0..=1",
+    );
+    replay_error(
+        "0 0 1 5\n",
+        &contest,
+        "r.txt line 1: want `hold rotation x` (three integers), got `0 0 1 5`",
+    );
+    replay_error("1 a 1\n", &contest, "r.txt line 1: rotation `a` is not");
+}
+
+#[test]
+fn levels_outside_1_to_3_are_refused() {
+    for level in ["0", "4"] {
+        replay_error(
+            "0 0 0\n",
+            &["--rules", "contest", "--level", level],
+            &format!("--level {level} is out of range 1..=3"),
+        );
+    }
+}
+
+#[test]
+fn contest_and_research_flags_do_not_mix() {
+    replay_error(
+        "0 0 0\n",
+        &["--rules", "contest", "--width", "8"],
+        "--width is a research tetris setting; contest rules do not use it",
+    );
+    replay_error(
+        "0 0 0\n",
+        &["--rules", "contest", "--preview"],
+        "--preview is a research tetris setting",
+    );
+    replay_error(
+        "0 0 0\n",
+        &[],
+        "replay plays contest tetris only: add --rules contest",
+    );
+    let out = run(&[
+        "play",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--level",
+        "2",
+        "--games",
+        "1",
+    ]);
+    assert_one_line_error(
+        &out,
+        "--level is a contest tetris setting; add --rules contest",
+    );
+    let out = run(&[
+        "play",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--rules",
+        "research",
+        "--all-clear",
+        "--games",
+        "1",
+    ]);
+    assert_one_line_error(&out, "--all-clear is a contest tetris setting");
+}
+
+#[test]
+fn missing_requests_file() {
+    let out = run(&[
+        "replay",
+        "--rules",
+        "contest",
+        "--seed",
+        "1",
+        "--requests",
+        "no/such/file.txt",
+    ]);
+    assert_one_line_error(&out, "cannot read requests file no/such/file.txt");
+}
+
+const HAND: &str = "tests/data/contest/el-tetris.toml";
+
+#[test]
+fn play_numbers_games_by_contest_seed_and_reports_each() {
+    let play = |seed: &str, games: &str| {
+        json(&run(&[
+            "play",
+            "--weights",
+            HAND,
+            "--level",
+            "2",
+            "--seed",
+            seed,
+            "--games",
+            games,
+            "--json",
+            "--quiet",
+        ]))
+    };
+    let three = play("1", "3");
+    let keys: Vec<&str> = three
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    for key in [
+        "games",
+        "mean",
+        "ci95",
+        "total_pieces",
+        "pieces_per_second",
+        "per_game",
+    ] {
+        assert!(keys.contains(&key), "{key} in {keys:?}");
+    }
+    let rows = three["per_game"].as_array().unwrap();
+    assert_eq!(rows[1]["game"], "contest seed 2, level 2");
+    let row_keys: Vec<&str> = rows[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        row_keys,
+        [
+            "doubles",
+            "game",
+            "game_overs",
+            "lines",
+            "score",
+            "singles",
+            "tetrises",
+            "triples"
+        ]
+    );
+    // Game 1 of --seed 1 is game 0 of --seed 2: contest seed 2 either way.
+    let two = play("2", "1");
+    assert_eq!(two["per_game"][0]["score"], rows[1]["score"]);
+    assert_eq!(three["total_pieces"], 3 * 180);
+    let mean: f64 = rows
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .sum::<f64>()
+        / 3.0;
+    assert_eq!(three["mean"].as_f64().unwrap(), mean);
+}
+
+#[test]
+fn weights_name_their_rules() {
+    let out = run(&[
+        "play",
+        "--weights",
+        HAND,
+        "--rules",
+        "research",
+        "--games",
+        "1",
+    ]);
+    assert_one_line_error(
+        &out,
+        "weights file tests/data/contest/el-tetris.toml is for rules `contest`, not --rules research",
+    );
+}
+
+#[test]
+fn watch_shows_hold_and_previews() {
+    let out = run(&[
+        "watch",
+        "--weights",
+        HAND,
+        "--level",
+        "3",
+        "--seed",
+        "1",
+        "--max-pieces",
+        "2",
+    ]);
+    assert!(out.status.success());
+    let text = common::stdout(&out);
+    assert!(text.starts_with("contest seed 1, level 3\n"), "{text}");
+    // Seed 1 at level 3 deals I first, then L J Z Z J.
+    assert!(
+        text.contains("turn 0  current I  hold -  next LJZZJ"),
+        "{text}"
+    );
+}

@@ -529,6 +529,32 @@ fn config_paths_are_relative_to_the_config_file() {
     );
 }
 
+/// An opponent named by a weights file is a path like the others.
+#[test]
+fn opponent_files_in_a_config_are_relative_to_it() {
+    let dir = setup();
+    let cfg = dir.path().join("cfg");
+    fs::create_dir(&cfg).unwrap();
+    fs::copy(
+        root().join("weights/connect/evolved.toml"),
+        cfg.join("opp.toml"),
+    )
+    .unwrap();
+    let config = "generations = 1\ngames = 2\nvalidation_games = 2\nfinal_games = 2\n\
+        [game]\ngame = \"connect\"\nopponents = [\"opp.toml\", \"random\"]\n\
+        [ga]\npopulation = 2\nelitism = 1\n";
+    fs::write(cfg.join("c.toml"), config).unwrap();
+    success(&run_in(
+        dir.path(),
+        &["evolve", "--config", "cfg/c.toml", "--out", "r", "--quiet"],
+    ));
+    let stored = fs::read_to_string(dir.path().join("r/run.toml")).unwrap();
+    assert!(
+        stored.contains("opponents = [\"../cfg/opp.toml\", \"random\"]\n"),
+        "{stored}"
+    );
+}
+
 #[test]
 fn limits_are_in_help_and_in_errors() {
     let help = stdout(&run(&["evolve", "--help"]));

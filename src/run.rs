@@ -393,7 +393,7 @@ pub fn evolve<G: Game + Clone>(
     };
 
     let folder = open()?;
-    let dir = folder.path();
+    let dir = &folder.path().to_path_buf();
     let checkpoint_path = dir.join("checkpoint.json");
     let mut checkpoint = if resume {
         resume_from(dir, config, &names)?
@@ -609,6 +609,7 @@ pub fn evolve<G: Game + Clone>(
         meta,
     };
     file.save(&dir.join("best.toml"), all)?;
+    folder.finish()?;
     Ok(RunResult {
         dir: dir.to_path_buf(),
         best,

@@ -96,8 +96,17 @@ fn finished_run(dir: &Path, name: &str) -> BTreeMap<PathBuf, Vec<u8>> {
 #[test]
 fn without_out_every_run_gets_a_new_folder_and_says_where() {
     let dir = setup();
-    let first = success(&evolve(dir.path(), &[]));
+    // Without --quiet it says where it writes first.
+    let out = run_in(dir.path(), &["evolve", "--config", "tiny.toml"]);
+    let first = success(&out);
     assert!(first.starts_with("report: runs/tetris-tiny\n"), "{first}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("run folder: runs/tetris-tiny\n"),
+        "{stderr}"
+    );
+    // A finished run holds its files alone: its lock file went with its writer.
+    assert!(!dir.path().join("runs/tetris-tiny/.lock").exists());
     let before = snapshot(&dir.path().join("runs/tetris-tiny"));
     let second = success(&evolve(dir.path(), &[]));
     assert!(

@@ -104,6 +104,20 @@ impl RunFolder {
         )
     }
 
+    /// Ends the run's hold on a finished folder: removes the lock file, so that the folder
+    /// holds the run's files alone (and can be copied, or committed as a reference run). No
+    /// writer can take the folder afterwards: a finished run is refused by both `claim` and
+    /// `resume` whether or not it has a lock file.
+    pub fn finish(self) -> Result<()> {
+        let lock = self.path.join(LOCK);
+        match fs::remove_file(&lock) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                bail!("cannot remove the lock {}: {e}", lock.display())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The folder of a run to resume: it must hold a run that `finished` says is not finished,
     /// and no other process may be writing it. A finished run is refused before its folder is
     /// locked, so that its folder (a shipped reference run, say) gains no lock file, and again

@@ -12,6 +12,7 @@ use crate::folder::RunFolder;
 use crate::fsutil::{clean, write_atomic};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
+use crate::games::connect::agents::Opponent;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
 use crate::progress::{Mode, Progress};
 use crate::report::{
@@ -196,10 +197,16 @@ impl RunConfig {
         toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, &e)))
     }
 
-    /// Applies `f` to the file paths the config holds.
+    /// Applies `f` to the file paths the config holds: `init`, `baseline`, and the opponents
+    /// that are weights files rather than reference agents.
     fn map_paths(&mut self, f: impl Fn(&Path) -> PathBuf) {
         for path in [&mut self.init, &mut self.baseline].into_iter().flatten() {
             *path = f(path);
+        }
+        for opponent in &mut self.game.opponents {
+            if !Opponent::NAMES.contains(&opponent.as_str()) {
+                *opponent = f(Path::new(opponent)).to_string_lossy().into_owned();
+            }
         }
     }
 
@@ -486,7 +493,7 @@ pub fn evolve<G: Game + Clone>(
     };
 
     let folder = open()?;
-    let dir = folder.path();
+    let dir = &folder.path().to_path_buf();
     let checkpoint_path = dir.join("checkpoint.json");
     let mut checkpoint = if resume {
         resume_from(dir, config, &names)?
@@ -709,6 +716,7 @@ pub fn evolve<G: Game + Clone>(
         meta,
     };
     file.save(&dir.join("best.toml"), all)?;
+    folder.finish()?;
     Ok(RunResult {
         dir: dir.to_path_buf(),
         best,

@@ -5,6 +5,8 @@
 //! CI runs 1,000 inputs per parser; `PROPTEST_CASES=10000 cargo test --release --test
 //! fuzz_boards` runs more.
 
+mod common;
+use common::fuzz::{cases, edits, mutate};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stacktune::game::Game;
@@ -16,78 +18,8 @@ const CONNECT: &str = include_str!("data/boards/connect.txt");
 const PANEL_TOML: &str = include_str!("data/panel/stage59.toml");
 const PANEL_STOCK: &str = include_str!("data/panel/panel-attack-stock.json");
 
-/// Characters the mutations insert: each format's own symbols, the others', and noise.
-const ALPHABET: &[char] = &[
-    '.', '#', 'X', 'O', '0', '1', '2', '3', '4', '5', '6', '7', '9', '-', '\n', '\r', ' ', '\t',
-    '[', ']', '=', ',', '"', '{', '}', ':', 'a', 'é', '\u{0}',
-];
-
-/// One edit of a file: what to do, where (taken modulo the file's size) and with what.
-#[derive(Clone, Debug)]
-struct Edit {
-    op: u8,
-    at: usize,
-    pick: usize,
-}
-
-fn edits() -> impl Strategy<Value = Vec<Edit>> {
-    prop::collection::vec(
-        (0u8..8, any::<usize>(), any::<usize>()).prop_map(|(op, at, pick)| Edit { op, at, pick }),
-        1..6,
-    )
-}
-
-/// Applies the edits: character deletions, insertions and replacements, line duplications,
-/// deletions and swaps, truncation, and numbers swapped for extreme ones.
-fn mutate(text: &str, edits: &[Edit]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for e in edits {
-        let n = chars.len().max(1);
-        let c = ALPHABET[e.pick % ALPHABET.len()];
-        match e.op {
-            0 if !chars.is_empty() => {
-                chars.remove(e.at % n);
-            }
-            1 => chars.insert(e.at % (chars.len() + 1), c),
-            2 if !chars.is_empty() => chars[e.at % n] = c,
-            3..=5 | 7 => {
-                let text: String = chars.iter().collect();
-                let mut lines: Vec<&str> = text.split('\n').collect();
-                let (i, j) = (e.at % lines.len(), e.pick % lines.len());
-                match e.op {
-                    3 => lines.insert(i, lines[i]),
-                    4 => {
-                        lines.remove(i);
-                    }
-                    5 => lines.truncate(i),
-                    _ => lines.swap(i, j),
-                }
-                chars = lines.join("\n").chars().collect();
-            }
-            6 => {
-                let number = ["99999999999999999999", "-1", "1e309", "4294967296", "0"][e.pick % 5];
-                if let Some(start) = (e.at % n..chars.len()).find(|&k| chars[k].is_ascii_digit()) {
-                    let end = (start..chars.len())
-                        .find(|&k| !chars[k].is_ascii_digit())
-                        .unwrap_or(chars.len());
-                    chars.splice(start..end, number.chars());
-                }
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
-}
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(1_000), ..ProptestConfig::default() })]
 
     #[test]
     fn tetris_boards(e in edits()) {

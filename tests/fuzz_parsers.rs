@@ -1,132 +1,22 @@
 //! Fuzzing the files a user can feed the run loop: weights files, run configs and checkpoints.
 //! Each case takes a valid file (the shipped ones) and applies a few structured mutations
-//! (lines deleted, duplicated or swapped, values replaced by hostile ones, digits changed,
-//! bytes inserted, the text cut short). The property: a valid result or a one-line error,
+//! (`common::fuzz`: characters and lines deleted, inserted, duplicated or swapped, numbers and
+//! values replaced by hostile ones, the text cut short). The property: a valid result or a one-line error,
 //! never a panic, and no file written beside the one read.
 //!
 //! 2,000 cases per parser by default; `PROPTEST_CASES=10000 cargo test --release --test
 //! fuzz_parsers` runs more.
 
+mod common;
+use common::fuzz::{cases, edits, mutate};
+use common::root;
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use stacktune::checkpoint::{Checkpoint, Expected};
 use stacktune::game::Game;
 use stacktune::run::RunConfig;
 use stacktune::weights::WeightFile;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(2_000)
-}
-
-/// Values that have broken parsers: empty, negative, huge, non-finite, wrong types, escapes.
-const HOSTILE: [&str; 16] = [
-    "",
-    "0",
-    "-1",
-    "1e309",
-    "nan",
-    "inf",
-    "\"\"",
-    "\"../..\"",
-    "[]",
-    "{}",
-    "true",
-    "null",
-    "18446744073709551616",
-    "-0.0",
-    "[1, \"a\"]",
-    "{ a = 1 }",
-];
-
-/// One structured change to a text.
-#[derive(Clone, Debug)]
-enum Mutation {
-    DeleteLine(usize),
-    DuplicateLine(usize),
-    SwapLines(usize, usize),
-    /// Replaces what follows the first `=` or `:` on a line.
-    ReplaceValue(usize, usize),
-    /// Replaces the n-th digit by another.
-    ChangeDigit(usize, u8),
-    Insert(usize, String),
-    Truncate(usize),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let n = 0..10_000usize;
-    prop_oneof![
-        n.clone().prop_map(Mutation::DeleteLine),
-        n.clone().prop_map(Mutation::DuplicateLine),
-        (n.clone(), n.clone()).prop_map(|(a, b)| Mutation::SwapLines(a, b)),
-        (n.clone(), 0..HOSTILE.len()).prop_map(|(a, b)| Mutation::ReplaceValue(a, b)),
-        (n.clone(), 0..10u8).prop_map(|(a, d)| Mutation::ChangeDigit(a, d)),
-        (n.clone(), "[ -~\n]{1,8}").prop_map(|(a, s)| Mutation::Insert(a, s)),
-        n.prop_map(Mutation::Truncate),
-    ]
-}
-
-fn apply(text: &str, m: &Mutation) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let pick = |i: usize, len: usize| i % len.max(1);
-    match m {
-        Mutation::DeleteLine(i) if !lines.is_empty() => {
-            lines.remove(pick(*i, lines.len()));
-        }
-        Mutation::DuplicateLine(i) if !lines.is_empty() => {
-            let i = pick(*i, lines.len());
-            lines.insert(i, lines[i].clone());
-        }
-        Mutation::SwapLines(a, b) if !lines.is_empty() => {
-            let (a, b) = (pick(*a, lines.len()), pick(*b, lines.len()));
-            lines.swap(a, b);
-        }
-        Mutation::ReplaceValue(i, v) if !lines.is_empty() => {
-            let i = pick(*i, lines.len());
-            if let Some(at) = lines[i].find(['=', ':']) {
-                lines[i] = format!("{} {}", &lines[i][..=at], HOSTILE[*v]);
-            }
-        }
-        Mutation::ChangeDigit(n, d) => {
-            let digits: Vec<usize> = text
-                .char_indices()
-                .filter(|(_, c)| c.is_ascii_digit())
-                .map(|(i, _)| i)
-                .collect();
-            if digits.is_empty() {
-                return text.to_string();
-            }
-            let at = digits[pick(*n, digits.len())];
-            return format!("{}{}{}", &text[..at], d, &text[at + 1..]);
-        }
-        Mutation::Insert(n, s) => {
-            let at = boundary(text, *n);
-            return format!("{}{s}{}", &text[..at], &text[at..]);
-        }
-        Mutation::Truncate(n) => return text[..boundary(text, *n)].to_string(),
-        _ => {}
-    }
-    lines.join("\n") + "\n"
-}
-
-/// A char boundary of `text` picked by `n`.
-fn boundary(text: &str, n: usize) -> usize {
-    let mut at = n % (text.len() + 1);
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-fn mutated(text: &str, mutations: &[Mutation]) -> String {
-    mutations.iter().fold(text.to_string(), |t, m| apply(&t, m))
-}
+use std::path::Path;
 
 /// Asserts a one-line error: a message, no line break.
 fn one_line(e: &anyhow::Error) -> Result<(), TestCaseError> {
@@ -173,12 +63,12 @@ fn read_alone<T>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2_000), ..ProptestConfig::default() })]
 
     #[test]
-    fn weights_files(seed in any::<prop::sample::Index>(), ms in prop::collection::vec(mutation(), 1..4)) {
+    fn weights_files(seed in any::<prop::sample::Index>(), ms in edits()) {
         let valid = files(&[("weights/tetris", ""), ("weights/puyo", ""), ("weights/connect", "")]);
-        let text = mutated(seed.get::<String>(&valid), &ms);
+        let text = mutate(seed.get::<String>(&valid), &ms);
         let tetris = stacktune::games::GameSpec::default().build().unwrap();
         let stacktune::games::AnyGame::Tetris(tetris) = tetris else { unreachable!() };
         match read_alone("w.toml", &text, WeightFile::load)? {
@@ -192,9 +82,9 @@ proptest! {
     }
 
     #[test]
-    fn run_configs(seed in any::<prop::sample::Index>(), ms in prop::collection::vec(mutation(), 1..4)) {
+    fn run_configs(seed in any::<prop::sample::Index>(), ms in edits()) {
         let valid = files(&[("reports", "run.toml")]);
-        let text = mutated(seed.get::<String>(&valid), &ms);
+        let text = mutate(seed.get::<String>(&valid), &ms);
         match read_alone("run.toml", &text, RunConfig::load)? {
             Ok(config) => {
                 if let Err(e) = config.validate().and_then(|()| config.game.build().map(|_| ())) {
@@ -206,7 +96,7 @@ proptest! {
     }
 
     #[test]
-    fn checkpoints(seed in any::<prop::sample::Index>(), ms in prop::collection::vec(mutation(), 1..4), reseal in any::<bool>()) {
+    fn checkpoints(seed in any::<prop::sample::Index>(), ms in edits(), reseal in any::<bool>()) {
         let runs = ["tetris-default", "tetris-long", "puyo-tsu-1ply", "connect-evolved"];
         let dir = root().join("reports").join(seed.get(&runs));
         let config = RunConfig::load(&dir.join("run.toml")).unwrap();
@@ -222,7 +112,7 @@ proptest! {
             serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
         // Mutate the state's text, pretty-printed so that line mutations have lines to work on.
         let state = serde_json::to_string_pretty(&sealed["state"]).unwrap();
-        let state = mutated(&state, &ms);
+        let state = mutate(&state, &ms);
         // Resealed, a mutation reaches the content checks; not resealed, the checksum's.
         let crc = if reseal { crc32fast::hash(state.as_bytes()) } else { 0 };
         let text = format!("{{\"crc32\":\"{crc:08x}\",\"state\":{state}}}");
@@ -236,4 +126,20 @@ proptest! {
             one_line(&e)?;
         }
     }
+}
+
+/// The mutations reach both outcomes on a run config: some still make a valid run, some not.
+#[test]
+fn config_mutations_yield_both_errors_and_valid_configs() {
+    let text = std::fs::read_to_string(root().join("reports/tetris-long/run.toml")).unwrap();
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut ok, mut err) = (0, 0);
+    for _ in 0..300 {
+        let e = edits().new_tree(&mut runner).unwrap().current();
+        match RunConfig::parse(&mutate(&text, &e)).and_then(|c| c.validate()) {
+            Ok(()) => ok += 1,
+            Err(_) => err += 1,
+        }
+    }
+    assert!(ok > 30 && err > 30, "{ok} valid, {err} errors");
 }

@@ -96,8 +96,17 @@ fn finished_run(dir: &Path, name: &str) -> BTreeMap<PathBuf, Vec<u8>> {
 #[test]
 fn without_out_every_run_gets_a_new_folder_and_says_where() {
     let dir = setup();
-    let first = success(&evolve(dir.path(), &[]));
+    // Without --quiet it says where it writes first.
+    let out = run_in(dir.path(), &["evolve", "--config", "tiny.toml"]);
+    let first = success(&out);
     assert!(first.starts_with("report: runs/tetris-tiny\n"), "{first}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("run folder: runs/tetris-tiny\n"),
+        "{stderr}"
+    );
+    // A finished run holds its files alone: its lock file went with its writer.
+    assert!(!dir.path().join("runs/tetris-tiny/.lock").exists());
     let before = snapshot(&dir.path().join("runs/tetris-tiny"));
     let second = success(&evolve(dir.path(), &[]));
     assert!(
@@ -526,6 +535,32 @@ fn config_paths_are_relative_to_the_config_file() {
     assert_eq!(
         fs::read(dir.path().join("r/history.csv")).unwrap(),
         fs::read(dir.path().join("r2/history.csv")).unwrap()
+    );
+}
+
+/// An opponent named by a weights file is a path like the others.
+#[test]
+fn opponent_files_in_a_config_are_relative_to_it() {
+    let dir = setup();
+    let cfg = dir.path().join("cfg");
+    fs::create_dir(&cfg).unwrap();
+    fs::copy(
+        root().join("weights/connect/evolved.toml"),
+        cfg.join("opp.toml"),
+    )
+    .unwrap();
+    let config = "generations = 1\ngames = 2\nvalidation_games = 2\nfinal_games = 2\n\
+        [game]\ngame = \"connect\"\nopponents = [\"opp.toml\", \"random\"]\n\
+        [ga]\npopulation = 2\nelitism = 1\n";
+    fs::write(cfg.join("c.toml"), config).unwrap();
+    success(&run_in(
+        dir.path(),
+        &["evolve", "--config", "cfg/c.toml", "--out", "r", "--quiet"],
+    ));
+    let stored = fs::read_to_string(dir.path().join("r/run.toml")).unwrap();
+    assert!(
+        stored.contains("opponents = [\"../cfg/opp.toml\", \"random\"]\n"),
+        "{stored}"
     );
 }
 

@@ -114,6 +114,8 @@ impl Contest {
         before: &Before,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
+        let mut begun = *position;
+        rules::begin(&mut begun, hold);
         let board = &position.board;
         let mut seen = 0u8;
         for rotation in 0..4 {
@@ -125,28 +127,31 @@ impl Contest {
             seen |= 1 << shape.canonical;
             let (left, right) = rules::reach(board, shape);
             for x in left..=right {
+                // What `settle` does for this request, the rotation and shifts done once.
+                let landing = rules::drop_from_spawn(board, state, shape, x);
+                let mut after = begun;
+                let turn = self.rules.locked(&mut after, piece, landing);
                 let request = Request {
                     hold,
                     rotation,
                     x: x as u8,
                 };
-                self.visit_request(position, request, mask, before, visit);
+                self.visit_turn(request, after, &turn, mask, before, visit);
             }
         }
     }
 
-    /// Plays `request` on a copy of `position` and visits it with its features.
+    /// Visits a move whose turn left `after` (before any game-over reset) with its features.
     #[inline(always)]
-    fn visit_request(
+    fn visit_turn(
         &self,
-        position: &Position,
         request: Request,
+        mut after: Position,
+        turn: &Turn,
         mask: FeatureMask,
         before: &Before,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
-        let mut after = *position;
-        let turn = self.rules.settle(&mut after, request);
         let placed = Placed {
             landing: turn
                 .landing
@@ -163,7 +168,7 @@ impl Contest {
             after.board = Board::empty(WIDTH, HEIGHT);
         }
         rules::advance(&mut after, 0);
-        visit(request, &after, &self.outcome(&turn, &after), &values);
+        visit(request, &after, &self.outcome(turn, &after), &values);
     }
 
     /// Plays one episode from a contest stream, counting what `play` reports per game.
@@ -236,7 +241,9 @@ impl Game for Contest {
                 rotation: 0,
                 x: rules::SPAWN_X as u8,
             };
-            self.visit_request(position, stash, mask, &before, visit);
+            let mut after = *position;
+            let turn = self.rules.settle(&mut after, stash);
+            self.visit_turn(stash, after, &turn, mask, &before, visit);
         } else if position.hold != position.current {
             self.each_landing(position, true, position.hold, mask, &before, visit);
         }

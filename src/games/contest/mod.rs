@@ -85,7 +85,7 @@ impl Contest {
     /// The contest seed of episode `index`.
     fn seed_of(&self, index: u64, rng: &mut ChaCha8Rng) -> u64 {
         match self.first_seed {
-            Some(first) => first + index,
+            Some(first) => first.wrapping_add(index),
             // Seed 0 would be the fixed piece cycle: training draws random games only.
             None => rng.random_range(1..u32::MAX as u64),
         }
@@ -279,8 +279,13 @@ impl Game for Contest {
     }
 
     fn describe_episode(&self, index: u64) -> Option<String> {
-        self.first_seed
-            .map(|s| format!("contest seed {}, level {}", s + index, self.rules.level))
+        self.first_seed.map(|s| {
+            format!(
+                "contest seed {}, level {}",
+                s.wrapping_add(index),
+                self.rules.level
+            )
+        })
     }
 
     fn detail_names(&self) -> &'static [&'static str] {

@@ -366,4 +366,29 @@ mod tests {
         game.for_each_move(&position, 0, &mut |_, _, _, _| none += 1);
         assert_eq!(none, 0);
     }
+
+    #[test]
+    fn apply_plays_the_same_rules_from_a_chacha_stream() {
+        use rand::SeedableRng;
+        let game = Contest::new(3, false).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut position = game.start(&mut rng);
+        // Ten rows of obstacles, 40 % full on average.
+        assert!((10..=90).contains(&position.board.cell_count()));
+        let mut turns = 0;
+        loop {
+            let mut first = None;
+            game.for_each_move(&position, 0, &mut |mv, _, _, _| {
+                first.get_or_insert(mv);
+            });
+            turns += 1;
+            if game
+                .apply(&mut position, first.unwrap(), &mut rng)
+                .game_over
+            {
+                break;
+            }
+        }
+        assert_eq!(turns, TURNS);
+    }
 }

@@ -3,6 +3,7 @@
 pub mod evolve;
 pub mod moves;
 pub mod play;
+mod play_pieces;
 pub mod solve;
 pub mod solve_connect;
 pub mod watch;

@@ -1181,7 +1181,7 @@ mod tests {
     #[test]
     fn a_cleared_row_opens_holes_and_deepens_wells() {
         let table = DropTable::new(4);
-        let upright = *table.find(0, 1, 1).unwrap();
+        let upright = *table.find(0, 0, 1).unwrap();
         let first = board(&["....", "....", "#.##", "#..#"]);
         let second = board(&["....", "...#", "#.##", "#..#"]);
         let [first_cleared, second_cleared] = [first, second].map(|b| {

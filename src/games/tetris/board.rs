@@ -230,7 +230,7 @@ impl Board {
 
     /// Drops a piece straight down from above, then removes full rows. A drop that tops out
     /// still places the cells that fit, so the board stays drawable; the caller decides.
-    #[inline]
+    #[inline(always)]
     pub fn drop_piece(&mut self, drop: &Drop) -> Landing {
         let span = drop.span as usize;
         let y = self.landing_row(drop, span);

@@ -339,6 +339,7 @@ impl Game for Tetris {
 
 impl Tetris {
     /// Drops `piece` on `board` as `mv` says and removes the full rows: a move played for real.
+    #[inline]
     fn land(&self, board: &mut Board, piece: u8, mv: Placement) -> board::Landing {
         let drop = self
             .table

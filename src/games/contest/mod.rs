@@ -251,6 +251,10 @@ impl Game for Contest {
 
     /// While previews are known: the positions after a move know their piece, so a beam can
     /// search through the five previews (and hold).
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("move_score")
+    }
+
     fn shows_next(&self, position: &Position) -> bool {
         position.next[0] != 0
     }

@@ -313,6 +313,10 @@ impl Game for Puyo {
         }
     }
 
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("move_score")
+    }
+
     fn shows_next(&self, position: &Position) -> bool {
         position.next.is_some()
     }

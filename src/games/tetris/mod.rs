@@ -300,6 +300,10 @@ impl Game for Tetris {
         s
     }
 
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("lines_cleared")
+    }
+
     fn shows_next(&self, position: &Position) -> bool {
         position.next != NO_PIECE
     }

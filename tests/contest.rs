@@ -165,12 +165,12 @@ fn contest_and_research_flags_do_not_mix() {
     replay_error(
         "0 0 0\n",
         &["--rules", "contest", "--width", "8"],
-        "--width is a research tetris setting; contest rules do not use it",
+        "--width is a research tetris or puyo or connect setting; contest tetris does not use it",
     );
     replay_error(
         "0 0 0\n",
         &["--rules", "contest", "--preview"],
-        "--preview is a research tetris setting",
+        "--preview is a research tetris or puyo setting; contest tetris does not use it",
     );
     replay_error(
         "0 0 0\n",
@@ -188,7 +188,7 @@ fn contest_and_research_flags_do_not_mix() {
     ]);
     assert_one_line_error(
         &out,
-        "--level is a contest tetris setting; add --rules contest",
+        "--level is a contest tetris (--rules contest) setting; tetris does not use it",
     );
     let out = run(&[
         "play",
@@ -200,7 +200,10 @@ fn contest_and_research_flags_do_not_mix() {
         "--games",
         "1",
     ]);
-    assert_one_line_error(&out, "--all-clear is a contest tetris setting");
+    assert_one_line_error(
+        &out,
+        "--all-clear is a contest tetris (--rules contest) setting; tetris does not use it",
+    );
 }
 
 #[test]

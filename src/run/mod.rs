@@ -724,6 +724,35 @@ fn held_out<G: Game + Clone>(
     Ok(Summary::of(&scores))
 }
 
+/// Every run folder shipped under reports/: the reference runs, and the runs of the shipped
+/// comparisons (`<comparison>/<config>/repeat-<r>`).
+#[cfg(test)]
+pub(crate) fn reference_runs() -> Vec<PathBuf> {
+    fn runs_in(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) {
+        if dir.join("run.toml").is_file() {
+            out.push(dir.to_path_buf());
+        } else if depth > 0 {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.is_dir())
+                .collect();
+            entries.sort();
+            for entry in entries {
+                runs_in(&entry, depth - 1, out);
+            }
+        }
+    }
+    let mut runs = Vec::new();
+    runs_in(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"),
+        3,
+        &mut runs,
+    );
+    assert!(runs.len() >= 5, "reference runs: {runs:?}");
+    runs
+}
+
 /// Whether the run in `dir` is finished: its best.toml is written and its history holds the
 /// generations its run.toml asks for (raising `generations` in run.toml makes it resumable).
 pub fn is_finished(dir: &Path) -> bool {
@@ -782,13 +811,7 @@ mod tests {
     /// The shipped reference runs' checkpoints are sealed and fit their run.toml and history.
     #[test]
     fn shipped_checkpoints_fit_their_runs() {
-        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
-        for entry in std::fs::read_dir(reports).unwrap() {
-            let dir = entry.unwrap().path();
-            if !dir.join("run.toml").is_file() {
-                // A comparison: a folder of runs, checked one level down.
-                continue;
-            }
+        for dir in reference_runs() {
             let config = RunConfig::load(&dir.join("run.toml")).unwrap();
             let game = config.game.build().unwrap();
             let all = crate::with_game!(&game, g => g.feature_names());

@@ -64,17 +64,6 @@ impl Contest {
 
     /// The contest game `spec` describes; research-only flags are errors naming the flag.
     pub fn from_spec(spec: &GameSpec) -> Result<Contest> {
-        for (given, flag) in [
-            (spec.width.is_some(), "--width"),
-            (spec.height.is_some(), "--height"),
-            (spec.bag7, "--bag7"),
-            (spec.allow_topout, "--allow-topout"),
-            (spec.preview, "--preview"),
-        ] {
-            if given {
-                bail!("{flag} is a research tetris setting; contest rules do not use it");
-            }
-        }
         Contest::new(spec.level.unwrap_or(2), spec.all_clear)
     }
 

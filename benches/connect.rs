@@ -7,10 +7,11 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
 use stacktune::game::Game;
 use stacktune::games::connect::Connect;
-use stacktune::games::connect::agents::LinearAgent;
+use stacktune::games::connect::agents::PolicyAgent;
 use stacktune::games::connect::matches::play_out;
 use stacktune::games::connect::solver::{Solver, published_positions};
 use stacktune::rng::game_stream;
+use stacktune::search::{Player, Search};
 use std::hint::black_box;
 
 /// A plausible hand-set weight vector using every feature family, so that the bench pays for
@@ -45,7 +46,7 @@ fn hand_player(game: &Connect) -> LinearPlayer {
 
 fn self_play_games_per_second(c: &mut Criterion) {
     let game = Connect::standard();
-    let player = hand_player(&game);
+    let player = Player::new(hand_player(&game), Search::Lookahead);
     let openings = game.two_ply_openings();
     let starts: Vec<_> = openings
         .iter()
@@ -63,8 +64,8 @@ fn self_play_games_per_second(c: &mut Criterion) {
         b.iter(|| {
             let mut moves = 0;
             for start in &starts {
-                let mut a = LinearAgent::one_ply(&game, &player);
-                let mut b = LinearAgent::one_ply(&game, &player);
+                let mut a = PolicyAgent::new(&game, &player);
+                let mut b = PolicyAgent::new(&game, &player);
                 let end = play_out(
                     &game,
                     &mut black_box(*start),

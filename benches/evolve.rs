@@ -8,7 +8,9 @@ use rand_chacha::ChaCha8Rng;
 use stacktune::episode::with_threads;
 use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::tetris::Tetris;
+use stacktune::progress::Progress;
 use stacktune::rng::{Purpose, stream};
+use stacktune::search::Search;
 use stacktune::tune::Optimizer;
 use stacktune::tune::fitness::score_candidates;
 use stacktune::tune::ga::{GaConfig, GeneticAlgorithm};
@@ -52,12 +54,13 @@ fn generation(c: &mut Criterion) {
                 with_threads(threads, || {
                     score_candidates(
                         &game,
+                        Search::Lookahead,
                         &candidates,
                         GAMES,
                         |i| stream(1, Purpose::TrainingGames, 0, i),
                         limits,
                         &stop,
-                        || {},
+                        &Progress::hidden(),
                     )
                 })
                 .unwrap()

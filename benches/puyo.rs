@@ -8,6 +8,7 @@ use stacktune::game::Game;
 use stacktune::games::puyo::features::potential;
 use stacktune::games::puyo::{Position, Puyo, Rules};
 use stacktune::rng::game_stream;
+use stacktune::search::lookahead;
 use stacktune::weights::WeightFile;
 use std::hint::black_box;
 
@@ -24,7 +25,7 @@ fn mid_game_positions(game: &Puyo) -> Vec<Position> {
         let mut rng = game_stream(seed, 0);
         let mut position = game.start(&mut rng);
         for moves in 0..45 {
-            let Some(mv) = player.choose(game, &position) else {
+            let Some(mv) = lookahead(&player, game, &position) else {
                 break;
             };
             if game.apply(&mut position, mv, &mut rng).game_over {

@@ -8,6 +8,7 @@ use stacktune::eval::LinearPlayer;
 use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::tetris::Tetris;
 use stacktune::rng::game_stream;
+use stacktune::search::{Player, Search, lookahead};
 use stacktune::weights::WeightFile;
 use std::hint::black_box;
 
@@ -25,13 +26,14 @@ fn pieces_per_second(c: &mut Criterion) {
         max_moves: Some(PIECES),
     };
     // El-Tetris never tops out within 20,000 pieces on 10 × 20, so every sample plays them all.
-    let played = play_episode(&game, &player, game_stream(1, 0), limits).moves;
+    let policy = Player::new(player, Search::Lookahead);
+    let played = play_episode(&game, &policy, game_stream(1, 0), limits).moves;
     assert_eq!(played, PIECES);
     let mut group = c.benchmark_group("tetris_10x20_el_tetris");
     group.throughput(Throughput::Elements(PIECES));
     group.sample_size(20);
     group.bench_function("pieces", |b| {
-        b.iter(|| play_episode(&game, &player, game_stream(black_box(1), 0), limits))
+        b.iter(|| play_episode(&game, &policy, game_stream(black_box(1), 0), limits))
     });
     group.finish();
 }
@@ -43,7 +45,7 @@ fn placements_per_second(c: &mut Criterion) {
     let mut rng = game_stream(7, 0);
     let mut position = game.start(&mut rng);
     for _ in 0..200 {
-        let mv = player.choose(&game, &position).unwrap();
+        let mv = lookahead(&player, &game, &position).unwrap();
         game.apply(&mut position, mv, &mut rng);
     }
     let mut group = c.benchmark_group("tetris_10x20_placements");

@@ -1,75 +1,39 @@
-//! Playing whole games with a linear player, one or many in parallel.
+//! Playing whole games with a player, one or many in parallel.
 
-use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, Game, Outcome};
+use crate::game::{EpisodeLimits, EpisodeResult, Game, Policy};
+use crate::limits::THREADS;
+use crate::progress::Progress;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Plays one game alone from `rng` until it ends or reaches the move limit.
+/// Plays episode 0 from `rng` until it ends or reaches the move limit.
 pub fn play_episode<G: Game>(
     game: &G,
-    player: &LinearPlayer,
+    player: &impl Policy<G>,
     rng: ChaCha8Rng,
     limits: EpisodeLimits,
 ) -> EpisodeResult {
-    play_episode_observed(game, player, rng, limits, &mut |_, _| {})
+    game.episode(player, 0, rng, limits, &mut |_, _| {})
 }
 
-/// [`play_episode`], showing `observe` the first position and the one after every move with
-/// the result so far: the default [`Game::episode`].
-pub fn play_episode_observed<G: Game>(
-    game: &G,
-    player: &LinearPlayer,
-    mut rng: ChaCha8Rng,
-    limits: EpisodeLimits,
-    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
-) -> EpisodeResult {
-    let position = game.start(&mut rng);
-    play_from(game, player, position, limits, observe, |position, mv| {
-        game.apply(position, mv, &mut rng)
-    })
-}
-
-/// Plays a game alone from `position`, each chosen move played by `step`: for a game whose
-/// episodes draw from a source of their own rather than [`Game::apply`]'s stream.
-pub fn play_from<G: Game>(
-    game: &G,
-    player: &LinearPlayer,
-    mut position: G::Position,
-    limits: EpisodeLimits,
-    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
-    mut step: impl FnMut(&mut G::Position, G::Move) -> Outcome,
-) -> EpisodeResult {
-    let mut result = EpisodeResult::default();
-    observe(&position, &result);
-    while limits.max_moves.is_none_or(|m| result.moves < m) {
-        let Some(mv) = player.choose(game, &position) else {
-            break;
-        };
-        let outcome = step(&mut position, mv);
-        result.moves += 1;
-        result.score = game.accumulate(result.score, &outcome);
-        observe(&position, &result);
-        if outcome.game_over {
-            break;
-        }
-    }
-    result
-}
+/// Moves a game plays between two reports to the progress display: rare enough to cost nothing
+/// next to the moves themselves.
+const MOVES_PER_TICK: u64 = 1 << 14;
 
 /// Plays games `0..games` with every player, game `i` drawn from `streams(i)` for each of them
 /// (common random numbers), in parallel over (player, game) on the current rayon pool. Results
-/// come back player by player in game order whatever the thread count; `done` is called as each
-/// game ends (for progress). Returns `None` if `stop` was raised before every game was played.
-pub fn play_all<G: Game>(
+/// come back player by player in game order whatever the thread count; `progress` hears of the
+/// moves as they are played and of each game as it ends. Returns `None` if `stop` was raised
+/// before every game was played.
+pub fn play_all<G: Game, P: Policy<G>>(
     game: &G,
-    players: &[LinearPlayer],
+    players: &[P],
     games: u64,
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
     stop: &AtomicBool,
-    done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Option<Vec<EpisodeResult>> {
     (0..players.len() as u64 * games)
         .into_par_iter()
@@ -83,16 +47,22 @@ pub fn play_all<G: Game>(
                 index,
                 streams(index),
                 limits,
-                &mut |_, _| {},
+                &mut |_, so_far| {
+                    if so_far.moves % MOVES_PER_TICK == 0 && so_far.moves > 0 {
+                        progress.add_moves(MOVES_PER_TICK);
+                    }
+                },
             );
-            done();
+            progress.add_moves(r.moves % MOVES_PER_TICK);
+            progress.inc();
             Some(r)
         })
         .collect()
 }
 
-/// Runs `work` on a pool of `threads` threads (0 = one per core).
+/// Runs `work` on a pool of `threads` threads (0 = one per core), within [`THREADS`].
 pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    crate::limits::check("threads", threads, &THREADS)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -7,9 +7,8 @@ use anyhow::{Result, bail};
 /// A linear player: weights resolved to the game's feature indices.
 ///
 /// Only the features with a weight are requested from the game, so a six-feature weight set
-/// never pays for the other seven. The player looks as far as the game shows: when a move's
-/// resulting position knows its next piece (a game played with a preview), it also places that
-/// piece and scores the better second board, so `--preview` alone makes a 2-ply player.
+/// never pays for the other seven. How far the player looks is not its business but the
+/// search's (`crate::search`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinearPlayer {
     terms: [(u8, f64); MAX_FEATURES],
@@ -95,40 +94,6 @@ impl LinearPlayer {
             s += w * features.0[i as usize % MAX_FEATURES];
         }
         s
-    }
-
-    /// The best move, the first in enumeration order winning ties; `None` when the game
-    /// offers no move.
-    pub fn choose<G: Game>(&self, game: &G, position: &G::Position) -> Option<G::Move> {
-        let mut best: Option<(G::Move, f64)> = None;
-        let mut consider = |mv, value| {
-            if best.is_none_or(|(_, b)| value > b) {
-                best = Some((mv, value));
-            }
-        };
-        if game.shows_next(position) {
-            game.for_each_move(position, self.mask, &mut |mv, after, outcome, features| {
-                let value = match outcome.terminal_value {
-                    Some(_) => self.score(outcome, features),
-                    None => self.best_value(game, after),
-                };
-                consider(mv, value);
-            });
-        } else {
-            game.for_each_outcome(position, self.mask, &mut |mv, outcome, features| {
-                consider(mv, self.score(outcome, features))
-            });
-        }
-        best.map(|(mv, _)| mv)
-    }
-
-    /// The best score over the moves of `position`, −∞ when it has none.
-    fn best_value<G: Game>(&self, game: &G, position: &G::Position) -> f64 {
-        let mut best = f64::NEG_INFINITY;
-        game.for_each_outcome(position, self.mask, &mut |_, outcome, features| {
-            best = best.max(self.score(outcome, features));
-        });
-        best
     }
 }
 

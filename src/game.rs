@@ -3,7 +3,6 @@
 //! The evaluator, fitness evaluation, the optimisers and the CLI are written against this trait
 //! and never name a game, so adding a game means adding a module that implements it.
 
-use crate::eval::LinearPlayer;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
@@ -62,6 +61,14 @@ pub struct EpisodeResult {
 
 /// Most per-episode counts a game may report.
 pub const MAX_DETAILS: usize = 8;
+
+/// Whatever picks the tuned side's moves: a weight set under a search (`search::Player`).
+///
+/// Games play episodes against this trait, so a game knows nothing of evaluators or searches.
+pub trait Policy<G: Game>: Sync {
+    /// The move to play in `position`; `None` when the game offers none.
+    fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move>;
+}
 
 /// A game: rules, placements and named features.
 ///
@@ -134,9 +141,9 @@ pub trait Game: Send + Sync {
     /// overrides it to play an opponent.
     fn episode(
         &self,
-        player: &LinearPlayer,
+        player: &impl Policy<Self>,
         index: u64,
-        rng: ChaCha8Rng,
+        mut rng: ChaCha8Rng,
         limits: EpisodeLimits,
         observe: &mut impl FnMut(&Self::Position, &EpisodeResult),
     ) -> EpisodeResult
@@ -144,7 +151,10 @@ pub trait Game: Send + Sync {
         Self: Sized,
     {
         let _ = index;
-        crate::episode::play_episode_observed(self, player, rng, limits, observe)
+        let position = self.start(&mut rng);
+        play_from(self, player, position, limits, observe, |position, mv| {
+            self.apply(position, mv, &mut rng)
+        })
     }
 
     /// The opponents of a two-player game, by name, in the order episodes meet them: episode
@@ -154,10 +164,11 @@ pub trait Game: Send + Sync {
         Vec::new()
     }
 
-    /// The same game with `rivals` (earlier champions, a hall of fame) added after its
-    /// opponents, so that evolution is not tuned against a fixed pool alone; `None` for a
-    /// one-player game, which has nobody to add them to.
-    fn with_rivals(&self, rivals: &[LinearPlayer]) -> Option<Self>
+    /// The same game with `rivals` (earlier champions' weights, aligned with
+    /// [`feature_names`](Game::feature_names): a hall of fame) added after its opponents, so
+    /// that evolution is not tuned against a fixed pool alone; `None` for a one-player game,
+    /// which has nobody to add them to.
+    fn with_rivals(&self, rivals: &[Vec<f64>]) -> Option<Self>
     where
         Self: Sized,
     {
@@ -196,4 +207,32 @@ pub trait Game: Send + Sync {
 
     /// A drawing of the position for the terminal (`watch`).
     fn render(&self, position: &Self::Position) -> String;
+}
+
+/// Plays a game alone from `position` until it ends or reaches the move limit, `player`
+/// choosing and `step` playing each move: the default [`Game::episode`] with `step` =
+/// [`Game::apply`], and the loop of a game whose episodes draw from a source of their own.
+pub fn play_from<G: Game>(
+    game: &G,
+    player: &impl Policy<G>,
+    mut position: G::Position,
+    limits: EpisodeLimits,
+    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
+    mut step: impl FnMut(&mut G::Position, G::Move) -> Outcome,
+) -> EpisodeResult {
+    let mut result = EpisodeResult::default();
+    observe(&position, &result);
+    while limits.max_moves.is_none_or(|m| result.moves < m) {
+        let Some(mv) = player.choose(game, &position) else {
+            break;
+        };
+        let outcome = step(&mut position, mv);
+        result.moves += 1;
+        result.score = game.accumulate(result.score, &outcome);
+        observe(&position, &result);
+        if outcome.game_over {
+            break;
+        }
+    }
+    result
 }

@@ -3,7 +3,8 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,13 +30,20 @@ impl Mode {
     }
 }
 
-/// A counter of finished units (games) that reports itself.
+/// How often plain-line progress reports pieces while no game finishes: long games (millions
+/// of pieces) would otherwise leave a user staring at nothing for minutes.
+const LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// A counter of finished units (games), and of the moves played inside them, that reports
+/// itself.
 pub struct Progress {
     mode: Mode,
     bar: Option<ProgressBar>,
     total: u64,
     label: String,
     state: Mutex<(u64, u64)>,
+    moves: AtomicU64,
+    last_line: Mutex<Instant>,
     start: Instant,
 }
 
@@ -44,7 +52,7 @@ impl Progress {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")
+                ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} eta {eta}")
                     .expect("a valid progress template")
                     .progress_chars("=> "),
             );
@@ -57,7 +65,40 @@ impl Progress {
             total,
             label: label.to_string(),
             state: Mutex::new((0, 0)),
+            moves: AtomicU64::new(0),
+            last_line: Mutex::new(Instant::now()),
             start: Instant::now(),
+        }
+    }
+
+    /// Progress that shows nothing: for work whose caller reports it another way.
+    pub fn hidden() -> Progress {
+        Progress::new(Mode::Quiet, 0, "")
+    }
+
+    /// `n` more moves played inside games still running.
+    pub fn add_moves(&self, n: u64) {
+        let moves = self.moves.fetch_add(n, Ordering::Relaxed) + n;
+        match self.mode {
+            Mode::Quiet => {}
+            Mode::Bar => {
+                if let Some(bar) = &self.bar {
+                    bar.set_message(format!("{}, {} moves", self.label, moves));
+                }
+            }
+            Mode::Lines => {
+                let mut last = self.last_line.lock().expect("progress lock");
+                if last.elapsed() >= LINE_EVERY {
+                    *last = Instant::now();
+                    let games = self.state.lock().expect("progress lock").0;
+                    eprintln!(
+                        "{}: {games}/{} done, {moves} moves ({:.1} s)",
+                        self.label,
+                        self.total,
+                        self.start.elapsed().as_secs_f64()
+                    );
+                }
+            }
         }
     }
 

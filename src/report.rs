@@ -2,6 +2,8 @@
 
 use crate::fsutil::write_atomic;
 use anyhow::{Context, Result};
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -19,12 +21,22 @@ pub struct HistoryRow {
     pub std: f64,
     /// Mean score of the generation's best on held-out games, when validated this generation.
     pub validation: Option<f64>,
-    /// The generation's best weights, in the game's feature order.
+    /// The generation's best weights, in the game's feature order: its best candidate's for
+    /// the GA, the search distribution's mean (the incumbent) for CE and CMA-ES.
     pub best_weights: Vec<f64>,
+    /// CE and CMA-ES: the step size the generation sampled with (`None` for the GA, whose
+    /// history predates it and keeps its bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
 }
 
 /// `history.csv`: one row per generation, the best weights by name.
 pub fn write_history(path: &Path, features: &[String], rows: &[HistoryRow]) -> Result<()> {
+    write_atomic(path, &history_csv(features, rows)?)
+}
+
+/// The bytes of `history.csv`; a resumed run checks the file on disk against them.
+pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "generation",
@@ -38,6 +50,11 @@ pub fn write_history(path: &Path, features: &[String], rows: &[HistoryRow]) -> R
     .iter()
     .map(|s| s.to_string())
     .collect();
+    // The step size is a column of the optimisers that have one to report.
+    let sigma = rows.iter().any(|r| r.sigma.is_some());
+    if sigma {
+        header.push("sigma".into());
+    }
     header.extend(features.iter().cloned());
     w.write_record(&header)?;
     for r in rows {
@@ -50,11 +67,53 @@ pub fn write_history(path: &Path, features: &[String], rows: &[HistoryRow]) -> R
             r.std.to_string(),
             r.validation.map(|v| v.to_string()).unwrap_or_default(),
         ];
+        if sigma {
+            record.push(r.sigma.map(|v| v.to_string()).unwrap_or_default());
+        }
         record.extend(r.best_weights.iter().map(|x| x.to_string()));
         w.write_record(&record)?;
     }
-    let bytes = w.into_inner().context("cannot build history.csv")?;
-    write_atomic(path, &bytes)
+    w.into_inner().context("cannot build history.csv")
+}
+
+/// One generation's speed, as `timings.csv` lists it (kept apart from the history: it is the
+/// only figure that varies between reruns).
+#[derive(Serialize)]
+pub struct Timing {
+    generation: u64,
+    seconds: String,
+    games: u64,
+    pieces: u64,
+    games_per_second: String,
+    pieces_per_second: String,
+}
+
+impl Timing {
+    pub fn new(generation: u64, seconds: f64, games: u64, pieces: u64) -> Timing {
+        let per_second = |n: u64| n as f64 / seconds.max(1e-9);
+        Timing {
+            generation,
+            seconds: format!("{seconds:.3}"),
+            games,
+            pieces,
+            games_per_second: format!("{:.1}", per_second(games)),
+            pieces_per_second: format!("{:.0}", per_second(pieces)),
+        }
+    }
+}
+
+/// Appends one generation's row to `timings.csv`, after the header row when the file is new.
+pub fn append_timing(path: &Path, timing: &Timing) -> Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let new = file.metadata()?.len() == 0;
+    let mut w = csv::WriterBuilder::new().has_headers(new).from_writer(file);
+    w.serialize(timing)
+        .and_then(|()| Ok(w.flush()?))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Plotters needs a font; none is installed on a bare machine, so one ships in the binary.
@@ -79,7 +138,8 @@ trait Chart {
         DB::ErrorType: 'static;
 }
 
-/// Writes the chart as `<stem>.svg` and `<stem>.png` in `dir`, each atomically.
+/// Writes the chart as `<stem>.svg` and `<stem>.png` in `dir`, each drawn in memory and written
+/// atomically.
 fn write_both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<()> {
     register_font();
     let mut svg = String::new();
@@ -90,25 +150,80 @@ fn write_both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot draw {stem}.svg: {e}"))?;
     }
     write_atomic(&dir.join(format!("{stem}.svg")), svg.as_bytes())?;
-    // The PNG encoder picks its format from the extension, so the temporary name keeps it.
-    let tmp = dir.join(format!(".{stem}.tmp-{}.png", std::process::id()));
+    let (width, height) = SIZE;
+    let mut rgb = vec![0u8; width as usize * height as usize * 3];
     {
-        let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
         chart.draw(&root)?;
         root.present()
             .map_err(|e| anyhow::anyhow!("cannot draw {stem}.png: {e}"))?;
     }
-    let png = dir.join(format!("{stem}.png"));
-    std::fs::rename(&tmp, &png)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), png.display()))
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png)
+        .write_image(&rgb, width, height, ColorType::Rgb8)
+        .map_err(|e| anyhow::anyhow!("cannot encode {stem}.png: {e}"))?;
+    write_atomic(&dir.join(format!("{stem}.png")), &png)
 }
 
 fn plot_err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("plot: {e}")
 }
 
-/// `fitness.svg`/`.png`: best, mean and a ± std band per generation, and the validation line.
-pub fn plot_fitness(dir: &Path, title: &str, measure: &str, rows: &[HistoryRow]) -> Result<()> {
+/// Held-out scores a fitness plot draws as horizontal reference lines, once they are known
+/// (at the end of a run): what the tuned weights are measured against.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct References {
+    /// The baseline weights' mean over the final held-out games.
+    pub baseline: Option<f64>,
+    /// The final best weights' mean over the same games.
+    pub final_best: Option<f64>,
+}
+
+/// Width of the column that holds a chart's legend: inside the plot a legend hides the lines
+/// it names.
+const LEGEND_WIDTH: u32 = 230;
+
+/// How a legend entry shows its series.
+#[derive(Clone, Copy)]
+enum Key {
+    Line(RGBAColor, u32),
+    Band(RGBAColor),
+}
+
+/// Draws the legend entries in the legend column, one per line from the top.
+fn draw_legend<DB: DrawingBackend>(legend: &Area<DB>, entries: &[(Key, String)]) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    for (i, (key, label)) in entries.iter().enumerate() {
+        let y = 64 + 22 * i as i32;
+        match *key {
+            Key::Line(color, width) => legend
+                .draw(&PathElement::new(
+                    [(0, y), (24, y)],
+                    color.stroke_width(width),
+                ))
+                .map_err(plot_err)?,
+            Key::Band(color) => legend
+                .draw(&Rectangle::new([(0, y - 5), (24, y + 5)], color.filled()))
+                .map_err(plot_err)?,
+        }
+        legend
+            .draw(&Text::new(label.as_str(), (32, y - 8), ("sans-serif", 14)))
+            .map_err(plot_err)?;
+    }
+    Ok(())
+}
+
+/// `fitness.svg`/`.png`: best, mean and a ± std band per generation, the held-out line, and
+/// the baseline's and the final best's held-out scores as reference lines once known.
+pub fn plot_fitness(
+    dir: &Path,
+    title: &str,
+    measure: &str,
+    rows: &[HistoryRow],
+    references: References,
+) -> Result<()> {
     write_both(
         dir,
         "fitness",
@@ -116,6 +231,7 @@ pub fn plot_fitness(dir: &Path, title: &str, measure: &str, rows: &[HistoryRow])
             title,
             measure,
             rows,
+            references,
         },
     )
 }
@@ -124,6 +240,7 @@ struct FitnessChart<'a> {
     title: &'a str,
     measure: &'a str,
     rows: &'a [HistoryRow],
+    references: References,
 }
 
 impl Chart for FitnessChart<'_> {
@@ -132,15 +249,19 @@ impl Chart for FitnessChart<'_> {
         DB::ErrorType: 'static,
     {
         let (title, measure, rows) = (self.title, self.measure, self.rows);
+        let refs = self.references;
         root.fill(&WHITE).map_err(plot_err)?;
+        let (plot, legend) =
+            root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
         let top = rows
             .iter()
             .flat_map(|r| [r.best, r.mean + r.std, r.validation.unwrap_or(0.0)])
+            .chain([refs.baseline.unwrap_or(0.0), refs.final_best.unwrap_or(0.0)])
             .fold(1.0f64, f64::max)
             * 1.05;
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 24))
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(80)
@@ -154,6 +275,8 @@ impl Chart for FitnessChart<'_> {
             .axis_desc_style(("sans-serif", 18))
             .draw()
             .map_err(plot_err)?;
+        let mut entries = Vec::new();
+        let band_color = BLUE.mix(0.15);
         let band: Vec<(u64, f64)> = rows
             .iter()
             .map(|r| (r.generation, r.mean + r.std))
@@ -164,62 +287,65 @@ impl Chart for FitnessChart<'_> {
             )
             .collect();
         chart
-            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.15))))
-            .map_err(plot_err)?
-            .label("mean ± std")
-            .legend(|(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.15).filled())
-            });
-        chart
-            .draw_series(LineSeries::new(
-                rows.iter().map(|r| (r.generation, r.mean)),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(plot_err)?
-            .label("mean")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        chart
-            .draw_series(LineSeries::new(
-                rows.iter().map(|r| (r.generation, r.best)),
-                RED.stroke_width(2),
-            ))
-            .map_err(plot_err)?
-            .label("best")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
+            .draw_series(std::iter::once(Polygon::new(band, band_color)))
+            .map_err(plot_err)?;
+        entries.push((Key::Band(band_color), "mean ± std".to_string()));
+        let green = RGBColor(0, 140, 60).to_rgba();
         let validation: Vec<(u64, f64)> = rows
             .iter()
             .filter_map(|r| r.validation.map(|v| (r.generation, v)))
             .collect();
-        if !validation.is_empty() {
-            let green = RGBColor(0, 140, 60);
+        let series = [
+            (
+                rows.iter().map(|r| (r.generation, r.mean)).collect(),
+                BLUE.to_rgba(),
+                "mean",
+            ),
+            (
+                rows.iter().map(|r| (r.generation, r.best)).collect(),
+                RED.to_rgba(),
+                "best",
+            ),
+            (validation, green, "best on held-out games"),
+        ];
+        for (points, color, label) in series {
+            if points.is_empty() {
+                continue;
+            }
             chart
-                .draw_series(LineSeries::new(validation.clone(), green.stroke_width(2)))
-                .map_err(plot_err)?
-                .label("best on held-out games")
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 20, y)], green.stroke_width(2))
-                });
-            chart
-                .draw_series(
-                    validation
-                        .iter()
-                        .map(|&p| Circle::new(p, 4, green.filled())),
-                )
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
                 .map_err(plot_err)?;
+            // Markers, so that a run of one generation still shows its points.
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(plot_err)?;
+            entries.push((Key::Line(color, 2), label.to_string()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 16))
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(plot_err)?;
-        Ok(())
+        let references = [
+            (refs.final_best, green, "final best, held out"),
+            (
+                refs.baseline,
+                RGBColor(90, 90, 90).to_rgba(),
+                "baseline, held out",
+            ),
+        ];
+        for (value, color, label) in references {
+            let Some(v) = value else { continue };
+            chart
+                .draw_series(LineSeries::new([(0, v), (last, v)], color.stroke_width(1)))
+                .map_err(plot_err)?;
+            entries.push((Key::Line(color, 1), format!("{label}: {v:.1}")));
+        }
+        draw_legend(&legend, &entries)
     }
 }
 
-/// `weights.svg`/`.png`: each normalised weight of the generation's best, per generation.
+/// How many features `weights.png` draws in full colour: past that, lines blur into each other,
+/// so the rest are drawn faint and listed after them.
+const HIGHLIGHTED: usize = 8;
+
+/// `weights.svg`/`.png`: each normalised weight of the generation's best, per generation; the
+/// features with the largest final weights stand out, the legend lists them largest first.
 pub fn plot_weights(
     dir: &Path,
     title: &str,
@@ -250,11 +376,11 @@ impl Chart for WeightsChart<'_> {
     {
         let (title, features, rows) = (self.title, self.features, self.rows);
         root.fill(&WHITE).map_err(plot_err)?;
-        // The legend gets a column of its own: inside the plot it hides the lines it names.
-        let (plot, legend) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub(190));
+        let (plot, legend) =
+            root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 24))
+            .caption(title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(60)
@@ -268,22 +394,131 @@ impl Chart for WeightsChart<'_> {
             .axis_desc_style(("sans-serif", 18))
             .draw()
             .map_err(plot_err)?;
-        for (i, name) in features.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+        let final_weight = |i: usize| rows.last().map_or(0.0, |r| r.best_weights[i]);
+        let mut order: Vec<usize> = (0..features.len()).collect();
+        order.sort_by(|&a, &b| final_weight(b).abs().total_cmp(&final_weight(a).abs()));
+        let mut entries = Vec::new();
+        // Faint ones first, so the highlighted lines are drawn over them.
+        for (rank, &i) in order.iter().enumerate().rev() {
+            let strong = rank < HIGHLIGHTED;
+            let color = if strong {
+                Palette99::pick(rank).to_rgba()
+            } else {
+                RGBColor(120, 120, 120).mix(0.6)
+            };
+            let width = if strong { 2 } else { 1 };
+            let points: Vec<(u64, f64)> = rows
+                .iter()
+                .map(|r| (r.generation, r.best_weights[i]))
+                .collect();
             chart
-                .draw_series(LineSeries::new(
-                    rows.iter().map(|r| (r.generation, r.best_weights[i])),
-                    color.stroke_width(2),
-                ))
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(width)))
                 .map_err(plot_err)?;
-            let y = 64 + 22 * i as i32;
-            legend
-                .draw(&PathElement::new([(0, y), (24, y)], color.stroke_width(2)))
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled())))
                 .map_err(plot_err)?;
-            legend
-                .draw(&Text::new(name.as_str(), (32, y - 8), ("sans-serif", 14)))
-                .map_err(plot_err)?;
+            entries.push((
+                Key::Line(color, width),
+                format!("{} {:+.2}", features[i], final_weight(i)),
+            ));
         }
-        Ok(())
+        entries.reverse();
+        draw_legend(&legend, &entries)
+    }
+}
+
+/// One point of a comparison curve: the held-out scores of a config's repeats after `games`
+/// training games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    pub games: u64,
+    pub median: f64,
+    pub q1: f64,
+    pub q3: f64,
+}
+
+/// `compare.svg`/`.png`: held-out fitness against training games played, one median line and
+/// interquartile band per config.
+pub fn plot_comparison(
+    dir: &Path,
+    title: &str,
+    measure: &str,
+    curves: &[(String, Vec<CurvePoint>)],
+) -> Result<()> {
+    write_both(
+        dir,
+        "compare",
+        &ComparisonChart {
+            title,
+            measure,
+            curves,
+        },
+    )
+}
+
+struct ComparisonChart<'a> {
+    title: &'a str,
+    measure: &'a str,
+    curves: &'a [(String, Vec<CurvePoint>)],
+}
+
+impl Chart for ComparisonChart<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE).map_err(plot_err)?;
+        let (plot, legend) =
+            root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
+        let points = self.curves.iter().flat_map(|(_, c)| c);
+        let right = points.clone().map(|p| p.games).max().unwrap_or(1).max(1);
+        let top = points.map(|p| p.q3).fold(1.0f64, f64::max) * 1.05;
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(self.title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0u64..right, 0.0..top)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("training games played")
+            .y_desc(format!("held-out mean {} per game", self.measure))
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 18))
+            .draw()
+            .map_err(plot_err)?;
+        let mut entries = Vec::new();
+        // Strong colours that stay apart on white; bands are the same colours, faint.
+        const COLOURS: [(u8, u8, u8); 6] = [
+            (214, 39, 40),
+            (31, 119, 180),
+            (44, 160, 44),
+            (148, 103, 189),
+            (255, 127, 14),
+            (140, 86, 75),
+        ];
+        for (i, (label, curve)) in self.curves.iter().enumerate() {
+            let (r, g, b) = COLOURS[i % COLOURS.len()];
+            let color = RGBColor(r, g, b).to_rgba();
+            let band: Vec<(u64, f64)> = curve
+                .iter()
+                .map(|p| (p.games, p.q3))
+                .chain(curve.iter().rev().map(|p| (p.games, p.q1)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, color.mix(0.15))))
+                .map_err(plot_err)?;
+            let line: Vec<(u64, f64)> = curve.iter().map(|p| (p.games, p.median)).collect();
+            chart
+                .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))
+                .map_err(plot_err)?;
+            chart
+                .draw_series(line.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(plot_err)?;
+            entries.push((Key::Line(color, 2), format!("{label} (median)")));
+            entries.push((Key::Band(color.mix(0.15)), format!("{label} (quartiles)")));
+        }
+        draw_legend(&legend, &entries)
     }
 }

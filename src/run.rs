@@ -5,24 +5,33 @@
 //! common games, and after each generation writes the history, the plots and a checkpoint
 //! atomically, so a run stopped at any point resumes to the very same result.
 
+use crate::checkpoint::{Checkpoint, Expected};
 use crate::episode::play_all;
 use crate::eval::LinearPlayer;
-use crate::fsutil::write_atomic;
+use crate::folder::RunFolder;
+use crate::fsutil::{clean, write_atomic};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
-use crate::progress::Mode;
-use crate::report::{HistoryRow, plot_fitness, plot_weights, write_history};
+use crate::games::connect::agents::Opponent;
+use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
+use crate::progress::{Mode, Progress};
+use crate::report::{
+    HistoryRow, References, Timing, append_timing, plot_fitness, plot_weights, write_history,
+};
 use crate::rng::{Purpose, game_stream, stream};
+use crate::search::Player;
 use crate::stats::Summary;
 use crate::tune::Optimizer;
+use crate::tune::cem::{CemConfig, CrossEntropy};
+use crate::tune::cmaes::{Cmaes, CmaesConfig};
 use crate::tune::fitness::score_candidates;
-use crate::tune::ga::{GaConfig, GeneticAlgorithm, rank};
+use crate::tune::ga::{GaConfig, GeneticAlgorithm};
+use crate::tune::{OptimizerKind, OptimizerSpec, OptimizerState, rank};
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,7 +42,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RunConfig {
-    /// Name of the run: the default folder is `reports/<game>-<name>`.
+    /// Name of the run: the default folder is `runs/<game>-<name>`.
     pub name: String,
     /// The seed every random draw of the run derives from.
     pub seed: u64,
@@ -71,8 +80,16 @@ pub struct RunConfig {
     pub threads: usize,
     /// The game, its size and rules.
     pub game: GameSpec,
-    /// The genetic algorithm.
+    /// Which optimiser tunes the weights.
+    pub optimizer: OptimizerSpec,
+    /// The genetic algorithm's settings (its defaults when another optimiser runs).
     pub ga: GaConfig,
+    /// The cross-entropy method's settings, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cem: Option<CemConfig>,
+    /// CMA-ES's settings, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cmaes: Option<CmaesConfig>,
 }
 
 impl Default for RunConfig {
@@ -95,7 +112,10 @@ impl Default for RunConfig {
             hall_of_fame: 0,
             threads: 0,
             game: GameSpec::default(),
+            optimizer: OptimizerSpec::default(),
             ga: GaConfig::default(),
+            cem: None,
+            cmaes: None,
         }
     }
 }
@@ -107,10 +127,10 @@ const BUILTIN_BASELINE: (&str, &str) = (
     include_str!("../weights/tetris/dellacherie.toml"),
 );
 
-/// A run's baseline weights: the file, or the built-in copy when the built-in baseline's path
-/// is not there.
+/// A run's baseline weights: the file, or the built-in copy when a path ending in the built-in
+/// baseline's is not there (a run.toml names it relative to its own folder).
 fn load_baseline(path: &Path) -> Result<WeightFile> {
-    if path == Path::new(BUILTIN_BASELINE.0) && !path.exists() {
+    if path.ends_with(BUILTIN_BASELINE.0) && !path.exists() {
         return WeightFile::parse(BUILTIN_BASELINE.1);
     }
     WeightFile::load(path)
@@ -161,28 +181,106 @@ pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
 
 impl RunConfig {
     /// Reads a config file; unknown keys and bad values are errors naming the file and line.
+    /// Relative paths in it name files relative to the file's folder, wherever it is read from.
     pub fn load(path: &Path) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
-        toml::from_str(&text).map_err(|e| {
-            anyhow::anyhow!("config file {}: {}", path.display(), toml_error(&text, &e))
-        })
+        let mut config = Self::parse(&text)
+            .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        config.map_paths(|p| clean(&base.join(p)));
+        Ok(config)
+    }
+
+    /// Parses a config's text; an error gives the line and column.
+    pub fn parse(text: &str) -> Result<RunConfig> {
+        toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, &e)))
+    }
+
+    /// Applies `f` to the file paths the config holds: `init`, `baseline`, and the opponents
+    /// that are weights files rather than reference agents.
+    fn map_paths(&mut self, f: impl Fn(&Path) -> PathBuf) {
+        for path in [&mut self.init, &mut self.baseline].into_iter().flatten() {
+            *path = f(path);
+        }
+        for opponent in &mut self.game.opponents {
+            if !Opponent::NAMES.contains(&opponent.as_str()) {
+                *opponent = f(Path::new(opponent)).to_string_lossy().into_owned();
+            }
+        }
+    }
+
+    /// The config as `dir/run.toml` stores it: its files named relative to `dir`, so that the
+    /// folder can move with the repository and `evolve --config dir/run.toml` still finds them.
+    /// A path that names no file (the built-in baseline's) is kept as it is.
+    fn to_toml_in(&self, dir: &Path) -> Result<String> {
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("cannot read run folder {}", dir.display()))?;
+        let mut stored = self.clone();
+        stored.map_paths(|p| {
+            p.canonicalize()
+                .ok()
+                .and_then(|p| pathdiff::diff_paths(p, &dir))
+                .unwrap_or_else(|| p.to_path_buf())
+        });
+        Ok(stored.to_toml())
+    }
+
+    /// Whether `other` describes the same run: the same settings and files, whatever the
+    /// thread count and however the paths are spelled.
+    pub fn same_run(&self, other: &RunConfig) -> bool {
+        let comparable = |c: &RunConfig| {
+            let mut c = RunConfig {
+                threads: 0,
+                ..c.clone()
+            };
+            c.map_paths(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()));
+            c
+        };
+        comparable(self) == comparable(other)
     }
 
     /// Rejects values that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
-        self.ga.validate()?;
-        if self.generations == 0 {
-            bail!("generations must be at least 1");
+        let name_ok = self.name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if !name_ok {
+            bail!(
+                "name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
+                self.name
+            );
         }
-        if self.games == 0 {
-            bail!("games (per candidate) must be at least 1");
+        let kind = self.optimizer.kind;
+        for (given, table) in [
+            (self.cem.is_some() && kind != OptimizerKind::Cem, "cem"),
+            (
+                self.cmaes.is_some() && kind != OptimizerKind::Cmaes,
+                "cmaes",
+            ),
+        ] {
+            if given {
+                bail!(
+                    "[{table}] settings are given but the optimizer is {}; set [optimizer] kind = \"{table}\" or remove them",
+                    kind.name()
+                );
+            }
         }
+        match kind {
+            OptimizerKind::Ga => self.ga.validate()?,
+            OptimizerKind::Cem => self.cem_config().validate()?,
+            OptimizerKind::Cmaes => self.cmaes_config().validate()?,
+        }
+        limits::check("generations", self.generations, &GENERATIONS)?;
+        limits::check("games (per candidate)", self.games, &GAMES)?;
+        limits::check("validation_games", self.validation_games, &HELD_OUT_GAMES)?;
+        limits::check("final_games", self.final_games, &HELD_OUT_GAMES)?;
+        limits::check("threads", self.threads, &THREADS)?;
         if self.validate_every == 0 {
             bail!("validate_every must be at least 1");
-        }
-        if self.final_games == 0 || self.validation_games == 0 {
-            bail!("validation_games and final_games must be at least 1");
         }
         if self.final_games < self.validation_games {
             bail!(
@@ -194,9 +292,88 @@ impl RunConfig {
         Ok(())
     }
 
-    /// The run folder: `reports/<game>-<name>`.
-    pub fn default_dir(&self) -> PathBuf {
-        PathBuf::from("reports").join(format!("{}-{}", self.game.name(), self.name))
+    /// The name of the run's folder, `<game>-<name>`; without `--out` it goes under `runs/`
+    /// (with `-2`, `-3`, ... when taken).
+    pub fn folder_name(&self) -> String {
+        format!("{}-{}", self.game.name(), self.name)
+    }
+
+    /// The cross-entropy settings in force (the defaults where the config gives none).
+    pub fn cem_config(&self) -> CemConfig {
+        self.cem.clone().unwrap_or_default()
+    }
+
+    /// CMA-ES's settings in force (the defaults where the config gives none).
+    pub fn cmaes_config(&self) -> CmaesConfig {
+        self.cmaes.clone().unwrap_or_default()
+    }
+
+    /// The chosen optimiser's table filled in, so that run.toml states every setting the run
+    /// used.
+    pub fn resolved(mut self) -> RunConfig {
+        match self.optimizer.kind {
+            OptimizerKind::Ga => {}
+            OptimizerKind::Cem => self.cem = Some(self.cem_config()),
+            OptimizerKind::Cmaes => self.cmaes = Some(self.cmaes_config()),
+        }
+        self
+    }
+
+    /// Candidates per generation for `features` tuned features (CMA-ES with restarts: the
+    /// largest population a restart may reach).
+    pub fn population(&self, features: usize) -> usize {
+        match self.optimizer.kind {
+            OptimizerKind::Ga => self.ga.population,
+            OptimizerKind::Cem => self.cem_config().population,
+            OptimizerKind::Cmaes => {
+                let c = self.cmaes_config();
+                if c.restarts {
+                    crate::tune::cmaes::MAX_POPULATION
+                } else {
+                    c.lambda(features)
+                }
+            }
+        }
+    }
+
+    /// A first state of the chosen optimiser for `dimension` features, from `start` if given.
+    fn new_optimizer(&self, dimension: usize, start: Option<&[f64]>) -> OptimizerState {
+        let mut rng = stream(self.seed, Purpose::Population, 0, 0);
+        match self.optimizer.kind {
+            OptimizerKind::Ga => OptimizerState::Ga(GeneticAlgorithm::new(
+                self.ga.clone(),
+                dimension,
+                start,
+                &mut rng,
+            )),
+            OptimizerKind::Cem => OptimizerState::Cem(CrossEntropy::new(
+                self.cem_config(),
+                dimension,
+                start,
+                true,
+                &mut rng,
+            )),
+            OptimizerKind::Cmaes => OptimizerState::Cmaes(Cmaes::new(
+                self.cmaes_config(),
+                dimension,
+                start,
+                true,
+                &mut rng,
+            )),
+        }
+    }
+
+    /// About the memory the run will hold at its largest, in bytes, for `features` tuned
+    /// features: every (candidate, game) result of a generation at once (gathered, then
+    /// collected), the held-out results, and the population and history with their JSON.
+    fn memory_needed(&self, features: usize) -> u64 {
+        const RESULT: u64 = 40;
+        let candidates = self.population(features) as u64;
+        let weights = features as u64 * 8 * 4;
+        candidates * self.games * RESULT
+            + 2 * self.final_games * RESULT
+            + candidates * weights * 2
+            + self.generations * (weights + 200)
     }
 
     fn limits(&self) -> EpisodeLimits {
@@ -211,16 +388,6 @@ impl RunConfig {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a run config serialises")
     }
-}
-
-/// What the run loop persists after every generation.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Checkpoint {
-    /// The generation to score next.
-    next_generation: u64,
-    optimizer: GeneticAlgorithm,
-    history: Vec<HistoryRow>,
-    evaluations: u64,
 }
 
 /// The final figures of a run.
@@ -262,17 +429,29 @@ fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<us
     Ok(indices)
 }
 
-/// Runs (or resumes) the evolution described by `config` in `dir`.
+/// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
+/// folder is opened only once the config, its features and its weight files are found good,
+/// so a refused run leaves nothing behind.
 pub fn evolve<G: Game + Clone>(
     game: &G,
     config: &RunConfig,
-    dir: &Path,
+    open: impl FnOnce() -> Result<RunFolder>,
     resume: bool,
     mode: Mode,
 ) -> Result<RunResult> {
     config.validate()?;
+    let search = config.game.search()?;
     let all = game.feature_names();
     let indices = feature_indices(all, &config.features, game.name())?;
+    check_memory(
+        config.memory_needed(indices.len()),
+        &format!(
+            "a run of {} candidates × {} games over {} generations",
+            config.population(indices.len()),
+            config.games,
+            config.generations
+        ),
+    )?;
     let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
     let expand = |w: &[f64]| -> Vec<f64> {
         let mut full = vec![0.0; all.len()];
@@ -292,55 +471,46 @@ pub fn evolve<G: Game + Clone>(
             let file = load_baseline(path)?;
             let player = LinearPlayer::from_file(game, &file)
                 .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
+            let player = Player::new(player, search);
             Some((path.clone(), player))
         }
         None => None,
     };
 
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create run folder {}", dir.display()))?;
+    let start = match &config.init {
+        Some(path) if !resume => {
+            let file = WeightFile::load(path)?;
+            file.check_against(game.name(), all)
+                .map_err(|e| anyhow::anyhow!("initial weights {}: {e}", path.display()))?;
+            Some(
+                names
+                    .iter()
+                    .map(|n| file.weights.get(n).copied().unwrap_or(0.0))
+                    .collect::<Vec<f64>>(),
+            )
+        }
+        _ => None,
+    };
+
+    let folder = open()?;
+    let dir = &folder.path().to_path_buf();
     let checkpoint_path = dir.join("checkpoint.json");
     let mut checkpoint = if resume {
-        let text = std::fs::read_to_string(&checkpoint_path).with_context(|| {
-            format!(
-                "cannot resume: no checkpoint at {}",
-                checkpoint_path.display()
-            )
-        })?;
-        serde_json::from_str::<Checkpoint>(&text)
-            .with_context(|| format!("checkpoint {} is damaged", checkpoint_path.display()))?
+        resume_from(dir, config, &names)?
     } else {
-        let start = match &config.init {
-            Some(path) => {
-                let file = WeightFile::load(path)?;
-                file.check_against(game.name(), all)
-                    .map_err(|e| anyhow::anyhow!("initial weights {}: {e}", path.display()))?;
-                Some(
-                    names
-                        .iter()
-                        .map(|n| file.weights.get(n).copied().unwrap_or(0.0))
-                        .collect::<Vec<f64>>(),
-                )
-            }
-            None => None,
-        };
-        let mut rng = stream(config.seed, Purpose::Population, 0, 0);
-        let optimizer =
-            GeneticAlgorithm::new(config.ga.clone(), names.len(), start.as_deref(), &mut rng);
-        write_atomic(&dir.join("run.toml"), config.to_toml().as_bytes())?;
-        Checkpoint {
+        let optimizer = config.new_optimizer(names.len(), start.as_deref());
+        write_atomic(&dir.join("run.toml"), config.to_toml_in(dir)?.as_bytes())?;
+        let checkpoint = Checkpoint {
             next_generation: 0,
             optimizer,
             history: Vec::new(),
             evaluations: 0,
-        }
+        };
+        write_atomic(&checkpoint_path, checkpoint.seal()?.as_bytes())?;
+        checkpoint
     };
-    if !resume {
-        // A fresh start replaces any earlier run's timings.
-        write_atomic(
-            &dir.join("timings.csv"),
-            b"generation,seconds,games,pieces,games_per_second,pieces_per_second\n",
-        )?;
+    if mode != Mode::Quiet {
+        eprintln!("run folder: {}", dir.display());
     }
 
     let stop = stop_flag();
@@ -372,20 +542,21 @@ pub fn evolve<G: Game + Clone>(
             .saturating_sub(config.hall_of_fame as usize)..];
         let rivals = champions
             .iter()
-            .map(|row| LinearPlayer::from_vector(all, &expand(&row.best_weights)))
-            .collect::<Result<Vec<_>>>()?;
+            .map(|row| expand(&row.best_weights))
+            .collect::<Vec<_>>();
         let with_rivals = (!rivals.is_empty())
             .then(|| game.with_rivals(&rivals))
             .flatten();
         let scores = crate::episode::with_threads(config.threads, || {
             score_candidates(
                 with_rivals.as_ref().unwrap_or(game),
+                search,
                 &candidates,
                 config.games,
                 |i| stream(config.seed, Purpose::TrainingGames, g, i),
                 limits,
                 stop,
-                || {},
+                &Progress::hidden(),
             )
         })??;
         let Some(scores) = scores else {
@@ -401,10 +572,21 @@ pub fn evolve<G: Game + Clone>(
         let summary = Summary::of(&scores.fitness);
         let best_index = rank(&scores.fitness)[0];
         checkpoint.evaluations += scores.games;
-        let best_weights = checkpoint.optimizer.ask()[best_index].clone();
+        // The incumbent: the GA's best candidate, CE's and CMA-ES's mean (unit length, as the
+        // candidates are).
+        let (best_weights, sigma) = match checkpoint.optimizer.mean() {
+            Some(mut mean) => {
+                crate::tune::normalise(&mut mean);
+                (mean, Some(checkpoint.optimizer.sigma()))
+            }
+            None => (checkpoint.optimizer.ask()[best_index].clone(), None),
+        };
         let validate = (g + 1) % config.validate_every == 0 || g + 1 == config.generations;
         let validation = if validate {
-            let player = LinearPlayer::from_vector(all, &expand(&best_weights))?;
+            let player = Player::new(
+                LinearPlayer::from_vector(all, &expand(&best_weights))?,
+                search,
+            );
             let v = held_out(game, &player, config.validation_games, config, stop)?;
             Some(v.mean)
         } else {
@@ -419,19 +601,26 @@ pub fn evolve<G: Game + Clone>(
             std: summary.std,
             validation,
             best_weights,
+            sigma,
         });
         let mut rng = stream(config.seed, Purpose::Breeding, g, 0);
         checkpoint.optimizer.tell(&scores.fitness, &mut rng);
         checkpoint.next_generation = g + 1;
 
         write_history(&dir.join("history.csv"), &names, &checkpoint.history)?;
-        plot_fitness(dir, &title, game.score_name(), &checkpoint.history)?;
-        plot_weights(dir, &title, &names, &checkpoint.history)?;
-        write_atomic(
-            &checkpoint_path,
-            serde_json::to_string(&checkpoint)?.as_bytes(),
+        plot_fitness(
+            dir,
+            &title,
+            game.score_name(),
+            &checkpoint.history,
+            References::default(),
         )?;
-        append_timing(dir, g, seconds, scores.games, scores.moves)?;
+        plot_weights(dir, &title, &names, &checkpoint.history)?;
+        write_atomic(&checkpoint_path, checkpoint.seal()?.as_bytes())?;
+        append_timing(
+            &dir.join("timings.csv"),
+            &Timing::new(g, seconds, scores.games, scores.moves),
+        )?;
 
         let line = format!(
             "best {:.1} mean {:.1}{} | {:.0} games/s",
@@ -469,7 +658,7 @@ pub fn evolve<G: Game + Clone>(
         .last()
         .expect("at least one generation ran");
     let best_full = expand(&last.best_weights);
-    let player = LinearPlayer::from_vector(all, &best_full)?;
+    let player = Player::new(LinearPlayer::from_vector(all, &best_full)?, search);
     if mode != Mode::Quiet {
         eprintln!(
             "scoring the best weights on {} held-out games",
@@ -484,6 +673,16 @@ pub fn evolve<G: Game + Clone>(
         )),
         None => None,
     };
+    plot_fitness(
+        dir,
+        &title,
+        game.score_name(),
+        &checkpoint.history,
+        References {
+            baseline: baseline.as_ref().map(|(_, b)| b.mean),
+            final_best: Some(best.mean),
+        },
+    )?;
     let mut weights = BTreeMap::new();
     for (name, &w) in names.iter().zip(&last.best_weights) {
         weights.insert(name.clone(), w);
@@ -517,6 +716,7 @@ pub fn evolve<G: Game + Clone>(
         meta,
     };
     file.save(&dir.join("best.toml"), all)?;
+    folder.finish()?;
     Ok(RunResult {
         dir: dir.to_path_buf(),
         best,
@@ -527,7 +727,7 @@ pub fn evolve<G: Game + Clone>(
 /// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
 fn held_out<G: Game + Clone>(
     game: &G,
-    player: &LinearPlayer,
+    player: &Player,
     games: u64,
     config: &RunConfig,
     stop: &AtomicBool,
@@ -541,7 +741,7 @@ fn held_out<G: Game + Clone>(
             |i| game_stream(config.validation_seed, i),
             config.validation_limits(),
             stop,
-            || {},
+            &Progress::hidden(),
         )
     })?
     .context("stopped during validation; resume with --resume")?;
@@ -549,20 +749,37 @@ fn held_out<G: Game + Clone>(
     Ok(Summary::of(&scores))
 }
 
-fn append_timing(dir: &Path, generation: u64, seconds: f64, games: u64, pieces: u64) -> Result<()> {
-    let path = dir.join("timings.csv");
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    writeln!(
-        f,
-        "{generation},{seconds:.3},{games},{pieces},{:.1},{:.0}",
-        games as f64 / seconds.max(1e-9),
-        pieces as f64 / seconds.max(1e-9)
-    )?;
-    Ok(())
+/// Whether the run in `dir` is finished: its best.toml is written and its history holds the
+/// generations its run.toml asks for (raising `generations` in run.toml makes it resumable).
+pub fn is_finished(dir: &Path) -> bool {
+    let generations_done = std::fs::read_to_string(dir.join("history.csv"))
+        .map_or(0, |text| text.lines().count().saturating_sub(1) as u64);
+    dir.join("best.toml").is_file()
+        && RunConfig::load(&dir.join("run.toml")).is_ok_and(|c| generations_done >= c.generations)
+}
+
+/// The checkpoint of the run in `dir`, checked against its config and history.
+fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Checkpoint> {
+    let path = dir.join("checkpoint.json");
+    let history = match std::fs::read(dir.join("history.csv")) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => bail!("cannot read {}: {e}", dir.join("history.csv").display()),
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot resume from {}", path.display()))?;
+    let expected = Expected {
+        config,
+        features,
+        generations: config.generations,
+        history_csv: history.as_deref(),
+    };
+    Checkpoint::open(&text, &expected).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot resume from {}: {e:#}; the folder is left as it is",
+            path.display()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -584,6 +801,23 @@ mod tests {
     fn configs_round_trip() {
         for c in [RunConfig::default(), RunConfig::builtin()] {
             assert_eq!(toml::from_str::<RunConfig>(&c.to_toml()).unwrap(), c);
+        }
+    }
+
+    /// The shipped reference runs' checkpoints are sealed and fit their run.toml and history.
+    #[test]
+    fn shipped_checkpoints_fit_their_runs() {
+        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+        for entry in std::fs::read_dir(reports).unwrap() {
+            let dir = entry.unwrap().path();
+            let config = RunConfig::load(&dir.join("run.toml")).unwrap();
+            let game = config.game.build().unwrap();
+            let all = crate::with_game!(&game, g => g.feature_names());
+            let indices = feature_indices(all, &config.features, "").unwrap();
+            let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
+            let checkpoint = resume_from(&dir, &config, &names)
+                .unwrap_or_else(|e| panic!("{}: {e:#}", dir.display()));
+            assert_eq!(checkpoint.next_generation, config.generations);
         }
     }
 

@@ -70,23 +70,20 @@ impl WeightFile {
         Ok(())
     }
 
-    /// TOML text with weights in the game's feature order, then the meta table.
+    /// TOML text with weights in the game's feature order (names the game does not list are
+    /// left out), then the meta table.
     pub fn to_toml(&self, feature_order: &[&str]) -> String {
-        let mut out = format!("game = {}\n", toml_string(&self.game));
-        if let Some(rules) = &self.rules {
-            out.push_str(&format!("rules = {}\n", toml_string(rules)));
-        }
-        out.push_str("\n[weights]\n");
-        for name in feature_order {
-            if let Some(w) = self.weights.get(*name) {
-                out.push_str(&format!("{name} = {}\n", toml_float(*w)));
-            }
-        }
-        if !self.meta.is_empty() {
-            out.push_str("\n[meta]\n");
-            out.push_str(&toml::to_string(&self.meta).expect("a TOML table serialises"));
-        }
-        out
+        let weights = feature_order
+            .iter()
+            .filter_map(|&name| self.weights.get(name).map(|&w| (name, w)))
+            .collect();
+        toml::to_string(&InOrder {
+            game: &self.game,
+            rules: self.rules.as_deref(),
+            weights: Ordered(weights),
+            meta: &self.meta,
+        })
+        .expect("a weights file serialises")
     }
 
     /// Writes the file atomically: a reader never sees half a weight file.
@@ -95,18 +92,24 @@ impl WeightFile {
     }
 }
 
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+/// A [`WeightFile`] as written: the same fields, the weights in a given order.
+#[derive(Serialize)]
+struct InOrder<'a> {
+    game: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<&'a str>,
+    weights: Ordered<'a>,
+    #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    meta: &'a toml::Table,
 }
 
-/// A float as TOML writes it, always with a decimal point or exponent so it reads back as a
-/// float, with the shortest representation that round-trips exactly.
-pub fn toml_float(x: f64) -> String {
-    let s = format!("{x:?}");
-    if s.contains(['.', 'e', 'E']) || s.contains("inf") || s.contains("NaN") {
-        s
-    } else {
-        format!("{s}.0")
+/// Name → weight pairs that serialise as a map in their own order: a `BTreeMap` would sort
+/// them, and a reader compares a file with the game's feature list in that list's order.
+struct Ordered<'a>(Vec<(&'a str, f64)>);
+
+impl Serialize for Ordered<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, w)| (name, w)))
     }
 }
 
@@ -130,6 +133,25 @@ mod tests {
         let text = file.to_toml(&["landing_height", "holes"]);
         assert!(text.find("landing_height").unwrap() < text.find("holes").unwrap());
         assert_eq!(WeightFile::parse(&text).unwrap(), file);
+    }
+
+    /// The writer gives the shipped runs' best.toml files byte for byte, in their order.
+    #[test]
+    fn shipped_best_files_are_written_as_they_are() {
+        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+        for entry in std::fs::read_dir(reports).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path().join("best.toml")).unwrap();
+            let order: Vec<&str> = text
+                .split("[weights]\n")
+                .nth(1)
+                .unwrap()
+                .lines()
+                .take_while(|l| !l.is_empty())
+                .map(|l| l.split(' ').next().unwrap())
+                .collect();
+            let file = WeightFile::parse(&text).unwrap();
+            assert_eq!(file.to_toml(&order), text);
+        }
     }
 
     #[test]

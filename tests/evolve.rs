@@ -1,5 +1,6 @@
 //! `evolve` through the real binary: byte-identical reruns with 1 and 2 threads, resume after
 //! kill -9, config errors, the run folder's files, and the best.toml → play round trip.
+//! The run folder's safety (refusals, lock, checked checkpoints, limits) is tests/run_folder.rs.
 
 mod common;
 use common::*;
@@ -32,6 +33,20 @@ population = 8
 elitism = 1
 "#;
 
+/// The config with `kind` as its optimiser, each with settings that fit the small run.
+fn with_optimizer(config: &str, kind: &str) -> String {
+    let settings = match kind {
+        "ga" => "",
+        "cem" => "\n[cem]\npopulation = 10\nelite_fraction = 0.3\n",
+        "cmaes" => "\n[cmaes]\npopulation = 8\n",
+        _ => unreachable!("no optimizer {kind}"),
+    };
+    format!("{config}\n[optimizer]\nkind = \"{kind}\"\n{settings}")
+}
+
+/// Every optimiser the runs below are repeated with.
+const OPTIMIZERS: [&str; 3] = ["ga", "cem", "cmaes"];
+
 fn write_config(dir: &Path, text: &str) {
     fs::write(dir.join("run.config.toml"), text).unwrap();
 }
@@ -42,29 +57,48 @@ fn evolve(dir: &Path, extra: &[&str]) -> std::process::Output {
     run_in(dir, &args)
 }
 
+/// The generations a run folder's checkpoint records as done (0 before it has one).
+fn generations_done(run: &Path) -> u64 {
+    fs::read_to_string(run.join("checkpoint.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| v["state"]["next_generation"].as_u64())
+        .unwrap_or(0)
+}
+
 fn read(dir: &Path, name: &str) -> String {
     fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 #[test]
 fn same_config_same_bytes_with_one_or_two_threads() {
-    let dir = tempfile::tempdir().unwrap();
-    write_config(dir.path(), CONFIG);
-    let a = evolve(dir.path(), &["--threads", "1", "--out", "a"]);
-    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
-    let b = evolve(dir.path(), &["--threads", "2", "--out", "b"]);
-    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
-    for name in [
-        "history.csv",
-        "best.toml",
-        "checkpoint.json",
-        "fitness.svg",
-        "weights.svg",
-    ] {
+    for kind in OPTIMIZERS {
+        let dir = tempfile::tempdir().unwrap();
+        write_config(dir.path(), &with_optimizer(CONFIG, kind));
+        let a = evolve(dir.path(), &["--threads", "1", "--out", "a"]);
+        assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+        let b = evolve(dir.path(), &["--threads", "2", "--out", "b"]);
+        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+        for name in [
+            "history.csv",
+            "best.toml",
+            "checkpoint.json",
+            "fitness.svg",
+            "weights.svg",
+        ] {
+            assert_eq!(
+                read(&dir.path().join("a"), name),
+                read(&dir.path().join("b"), name),
+                "{kind}: {name} differs between 1 and 2 threads"
+            );
+        }
+        // CE and CMA-ES record their step size; the GA's history keeps its columns.
+        let header = read(&dir.path().join("a"), "history.csv");
+        let header = header.lines().next().unwrap();
         assert_eq!(
-            read(&dir.path().join("a"), name),
-            read(&dir.path().join("b"), name),
-            "{name} differs between 1 and 2 threads"
+            header.contains(",validation,sigma,"),
+            kind != "ga",
+            "{kind}: {header}"
         );
     }
 }
@@ -79,7 +113,7 @@ fn run_folder_holds_every_file_and_history_is_complete() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let run = dir.path().join("reports/tetris-small");
+    let run = dir.path().join("runs/tetris-small");
     for name in [
         "run.toml",
         "history.csv",
@@ -124,7 +158,7 @@ fn run_folder_holds_every_file_and_history_is_complete() {
         &[
             "evolve",
             "--config",
-            "reports/tetris-small/run.toml",
+            "runs/tetris-small/run.toml",
             "--out",
             "again",
             "--quiet",
@@ -186,6 +220,12 @@ fn best_weights_replay_to_the_recorded_validation() {
 
 #[test]
 fn resume_after_kill_gives_the_same_result() {
+    for kind in OPTIMIZERS {
+        resume_after_kill(kind);
+    }
+}
+
+fn resume_after_kill(kind: &str) {
     let dir = tempfile::tempdir().unwrap();
     // Start from El-Tetris's weights so every game plays its 3,000 pieces: generations take
     // long enough for the kill to land mid-run.
@@ -202,7 +242,7 @@ fn resume_after_kill_gives_the_same_result() {
             "features = [\"landing_height\", \"lines_cleared\"",
         )
         .replace(", \"hole_depth\", \"rows_with_holes\"]", "]");
-    write_config(dir.path(), &config);
+    write_config(dir.path(), &with_optimizer(&config, kind));
     let whole = evolve(dir.path(), &["--out", "whole"]);
     assert!(
         whole.status.success(),
@@ -224,16 +264,15 @@ fn resume_after_kill_gives_the_same_result() {
         .current_dir(dir.path())
         .spawn()
         .unwrap();
-    let checkpoint = dir.path().join("cut/checkpoint.json");
     let start = Instant::now();
-    while !checkpoint.exists() && start.elapsed() < Duration::from_secs(120) {
+    while generations_done(&dir.path().join("cut")) == 0
+        && start.elapsed() < Duration::from_secs(120)
+    {
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     child.wait().unwrap();
-    let cut: serde_json::Value =
-        serde_json::from_str(&read(&dir.path().join("cut"), "checkpoint.json")).unwrap();
-    let done = cut["next_generation"].as_u64().unwrap();
+    let done = generations_done(&dir.path().join("cut"));
     assert!(
         (1..6).contains(&done),
         "killed after {done} generations: not mid-run"
@@ -248,7 +287,7 @@ fn resume_after_kill_gives_the_same_result() {
         assert_eq!(
             read(&dir.path().join("whole"), name),
             read(&dir.path().join("cut"), name),
-            "{name} differs after resume"
+            "{kind}: {name} differs after resume"
         );
     }
 }
@@ -269,7 +308,7 @@ fn population_zero_is_rejected() {
     write_config(dir.path(), CONFIG);
     assert_one_line_error(
         &evolve(dir.path(), &["--population", "0"]),
-        "population must be at least 2 (got 0)",
+        "population must be within 2..=10000 (got 0)",
     );
 }
 
@@ -288,7 +327,7 @@ fn resume_without_checkpoint_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     assert_one_line_error(
         &run_in(dir.path(), &["evolve", "--resume", "nothing"]),
-        "config file nothing/run.toml",
+        "nothing holds no run to resume (no run.toml there)",
     );
 }
 

@@ -12,6 +12,7 @@ use stacktune::games::puyo::field::Field;
 use stacktune::games::puyo::rules::{PLACEMENTS, Played, Step, placements};
 use stacktune::games::puyo::{Pair, Placement, Position, Puyo, Rules};
 use stacktune::rng::game_stream;
+use stacktune::search::{Player, Search, lookahead};
 use std::fs;
 
 #[derive(Deserialize)]
@@ -315,8 +316,9 @@ fn episodes_are_reproducible_and_score_points() {
         let limits = EpisodeLimits {
             max_moves: Some(300),
         };
-        let a = play_episode(&game, &player(&game), game_stream(5, 0), limits);
-        let b = play_episode(&game, &player(&game), game_stream(5, 0), limits);
+        let player = Player::new(player(&game), Search::Lookahead);
+        let a = play_episode(&game, &player, game_stream(5, 0), limits);
+        let b = play_episode(&game, &player, game_stream(5, 0), limits);
         assert_eq!(a, b);
         assert!(a.moves > 20, "{rules:?}: {a:?}");
         assert!(a.score > 0.0, "{rules:?}: {a:?}");
@@ -340,7 +342,7 @@ fn preview_lets_the_player_look_two_plies() {
         seen += 1;
     });
     assert!(seen > 0);
-    assert!(player(&game).choose(&game, &position).is_some());
+    assert!(lookahead(&player(&game), &game, &position).is_some());
 }
 
 /// Chains fired by the first placement in enumeration order.
@@ -379,11 +381,11 @@ fn two_ply_player_counts_the_chain_its_first_placement_fires() {
         });
         chains
     };
-    let mv = player.choose(&game, &position).unwrap();
+    let mv = lookahead(&player, &game, &position).unwrap();
     assert_eq!(chains_of(&position, mv), Some(2), "{mv:?}");
     // Without the preview the same player sees only its own placement and fires too.
     let alone = Position::new(f, pair(2, 3));
-    let mv = player.choose(&game, &alone).unwrap();
+    let mv = lookahead(&player, &game, &alone).unwrap();
     assert_eq!(chains_of(&alone, mv), Some(2), "{mv:?}");
 }
 

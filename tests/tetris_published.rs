@@ -7,7 +7,9 @@ use stacktune::episode::play_all;
 use stacktune::eval::LinearPlayer;
 use stacktune::game::EpisodeLimits;
 use stacktune::games::tetris::Tetris;
+use stacktune::progress::Progress;
 use stacktune::rng::game_stream;
+use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 use std::sync::atomic::AtomicBool;
 
@@ -17,12 +19,12 @@ fn mean_lines(weights: &str, games: u64) -> f64 {
     let player = LinearPlayer::from_file(&game, &file).unwrap();
     let results = play_all(
         &game,
-        &[player],
+        &[Player::new(player, Search::Lookahead)],
         games,
         |i| game_stream(0, i),
         EpisodeLimits { max_moves: None },
         &AtomicBool::new(false),
-        || {},
+        &Progress::hidden(),
     )
     .unwrap();
     results.iter().map(|r| r.score).sum::<f64>() / games as f64

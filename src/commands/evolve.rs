@@ -1,12 +1,20 @@
 //! `evolve`: the product's main job. With no arguments it runs the built-in default run.
 
+use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::{RunConfig, evolve};
+use crate::run::{RunConfig, evolve, is_finished};
+use crate::tune::OptimizerKind;
+use crate::tune::cem::CemConfig;
+use crate::tune::cmaes::CmaesConfig;
 use crate::with_game;
 use anyhow::{Result, bail};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Where runs go without `--out`: a folder of the user's, listed in .gitignore in the
+/// repository, apart from the shipped reference runs in reports/.
+pub(crate) const RUNS: &str = "runs";
 
 #[derive(clap::Args, Debug, Default)]
 pub struct EvolveArgs {
@@ -18,13 +26,17 @@ pub struct EvolveArgs {
     /// Features to tune, comma-separated (default: all of the game's).
     #[arg(long, value_delimiter = ',')]
     pub features: Option<Vec<String>>,
-    /// Candidates per generation.
+    /// Optimiser: ga (genetic algorithm, the default), cem (noisy cross-entropy) or cmaes
+    /// (CMA-ES); its settings are the config's [ga], [cem] or [cmaes] table.
+    #[arg(long, value_enum)]
+    pub optimizer: Option<OptimizerKind>,
+    /// Candidates per generation (2 to 10,000) of the chosen optimiser.
     #[arg(long)]
     pub population: Option<usize>,
-    /// Generations to evolve.
+    /// Generations to evolve (1 to 1,000,000).
     #[arg(long)]
     pub generations: Option<u64>,
-    /// Games per candidate per generation.
+    /// Games per candidate per generation (1 to 100,000).
     #[arg(long)]
     pub games: Option<u64>,
     /// Stop each game after this many pieces (0 = never).
@@ -33,18 +45,22 @@ pub struct EvolveArgs {
     /// Seed of the run.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Name of the run (folder reports/<game>-<name>).
+    /// Name of the run: letters, digits, `.`, `_`, `-` (folder runs/<game>-<name>).
     #[arg(long)]
     pub name: Option<String>,
     /// Two-player games: the best weights of the last N generations join the opponents.
     #[arg(long, value_name = "N")]
     pub hall_of_fame: Option<u64>,
-    /// Worker threads (0 = one per core); results do not depend on it.
+    /// Worker threads (0 = one per core, at most 256); results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Run folder (default reports/<game>-<name>).
+    /// Run folder: new or empty (default: a new folder runs/<game>-<name>, or -2, -3, ...).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// With --out: move what the folder holds aside to <folder>.old-<date> first (never
+    /// deletes it).
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Continue the interrupted run in this folder.
     #[arg(long, conflicts_with = "config")]
     pub resume: Option<PathBuf>,
@@ -84,6 +100,7 @@ impl EvolveArgs {
         c.game.colours = g.colours.or(c.game.colours);
         c.game.inarow = g.inarow.or(c.game.inarow);
         c.game.depth = g.depth.or(c.game.depth);
+        c.game.beam_width = g.beam_width.or(c.game.beam_width);
         c.game.level = g.level.or(c.game.level);
         c.game.all_clear |= g.all_clear;
         if !g.opponents.is_empty() {
@@ -93,7 +110,26 @@ impl EvolveArgs {
         c.game.allow_topout |= g.allow_topout;
         c.game.preview |= g.preview;
         set!(c.features, self.features);
-        set!(c.ga.population, self.population);
+        if let Some(kind) = self.optimizer {
+            c.optimizer.kind = kind;
+        }
+        if let Some(p) = self.population {
+            match c.optimizer.kind {
+                OptimizerKind::Ga => c.ga.population = p,
+                OptimizerKind::Cem => {
+                    c.cem = Some(CemConfig {
+                        population: p,
+                        ..c.cem_config()
+                    })
+                }
+                OptimizerKind::Cmaes => {
+                    c.cmaes = Some(CmaesConfig {
+                        population: p,
+                        ..c.cmaes_config()
+                    })
+                }
+            }
+        }
         set!(c.generations, self.generations);
         set!(c.games, self.games);
         set!(c.max_pieces, self.max_pieces);
@@ -105,18 +141,19 @@ impl EvolveArgs {
             c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
         }
         c.ga.tournament = c.ga.tournament.min(c.ga.population.max(1));
-        Ok(c)
+        Ok(c.resolved())
     }
 }
 
 pub fn run(args: EvolveArgs) -> Result<()> {
     let mode = Mode::detect(args.quiet);
-    let (config, dir, resume) = match &args.resume {
+    let (config, open): (RunConfig, Box<dyn FnOnce() -> Result<RunFolder>>) = match &args.resume {
         Some(dir) => {
             let overrides = args.config.is_some()
                 || args.game != GameSpec::default()
                 || args.features.is_some()
                 || args.population.is_some()
+                || args.optimizer.is_some()
                 || args.generations.is_some()
                 || args.games.is_some()
                 || args.max_pieces.is_some()
@@ -129,36 +166,36 @@ pub fn run(args: EvolveArgs) -> Result<()> {
                     "--resume continues the run as its run.toml says; only --threads and --quiet may be given with it"
                 );
             }
-            let mut config = RunConfig::load(&dir.join("run.toml"))?;
+            // Locked before reading: no other process may change the folder while it is checked.
+            let folder = RunFolder::resume(dir, is_finished)?;
+            let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
             if let Some(t) = args.threads {
                 config.threads = t;
             }
-            (config, dir.clone(), true)
+            (config, Box::new(move || Ok(folder)))
         }
         None => {
             let config = args.resolve()?;
-            let dir = args.out.clone().unwrap_or_else(|| config.default_dir());
-            let existing = dir.join("run.toml");
-            if existing.exists() {
-                let old = RunConfig::load(&existing)?;
-                let comparable = |c: &RunConfig| RunConfig {
-                    threads: 0,
-                    ..c.clone()
-                };
-                if comparable(&old) != comparable(&config) {
-                    bail!(
-                        "{} holds a different run; choose another folder with --out, or continue it with --resume {}",
-                        dir.display(),
-                        dir.display()
-                    );
+            let open: Box<dyn FnOnce() -> Result<RunFolder>> = match &args.out {
+                Some(dir) => {
+                    let (dir, force, config) = (dir.clone(), args.force, config.clone());
+                    Box::new(move || {
+                        RunFolder::claim(&dir, force, |run_toml: &Path| {
+                            RunConfig::load(run_toml).is_ok_and(|old| old.same_run(&config))
+                        })
+                    })
                 }
-            }
-            (config, dir, false)
+                None => {
+                    let name = config.folder_name();
+                    Box::new(move || RunFolder::create_new(Path::new(RUNS), &name))
+                }
+            };
+            (config, open)
         }
     };
     let any = config.game.build()?;
     let (result, opponents) = with_game!(&any, g => (
-        evolve(g, &config, &dir, resume, mode)?,
+        evolve(g, &config, open, args.resume.is_some(), mode)?,
         g.opponents().len() as u64
     ));
     let b = &result.best;
@@ -219,6 +256,9 @@ fn game_flags(g: &GameSpec) -> String {
     }
     if let Some(d) = g.depth {
         s += &format!(" --depth {d}");
+    }
+    if let Some(w) = g.beam_width {
+        s += &format!(" --beam-width {w}");
     }
     if let Some(l) = g.level {
         s += &format!(" --level {l}");

@@ -1,5 +1,6 @@
 //! One module per CLI command: its flags (clap) and what it does. `main.rs` only dispatches.
 
+pub mod compare;
 pub mod evolve;
 pub mod moves;
 pub mod play;
@@ -11,6 +12,7 @@ pub mod watch;
 use crate::eval::LinearPlayer;
 use crate::game::Game;
 use crate::games::GameSpec;
+use crate::search::Player;
 use crate::weights::WeightFile;
 use anyhow::Result;
 use std::path::Path;
@@ -32,12 +34,15 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
     Ok(file)
 }
 
-/// The player a weights file describes for `game`; errors name the file.
+/// The player a weights file describes for `game`, under the search `spec` asks for; errors
+/// name the file.
 pub(crate) fn player_for<G: Game>(
     game: &G,
+    spec: &GameSpec,
     file: &WeightFile,
     path: &Path,
-) -> Result<LinearPlayer> {
-    LinearPlayer::from_file(game, file)
-        .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))
+) -> Result<Player> {
+    let eval = LinearPlayer::from_file(game, file)
+        .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?;
+    Ok(Player::new(eval, spec.search()?))
 }

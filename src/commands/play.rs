@@ -21,7 +21,7 @@ pub struct PlayArgs {
     pub weights: PathBuf,
     #[command(flatten)]
     pub game: GameSpec,
-    /// Number of games (two-player games: against each opponent).
+    /// Number of games, 1 to 1,000,000 (two-player games: against each opponent).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Seed: game i's pieces depend only on (seed, i).
@@ -30,7 +30,7 @@ pub struct PlayArgs {
     /// Stop each game after this many pieces.
     #[arg(long)]
     pub max_pieces: Option<u64>,
-    /// Worker threads (0 = one per core).
+    /// Worker threads (0 = one per core, at most 256).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Print one JSON object instead of a table.
@@ -108,7 +108,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let any = args.game.build()?;
     with_game!(&any, g => {
         let g = &g.numbered_from(args.seed);
-        let player = super::player_for(g, &file, &args.weights)?;
+        let player = super::player_for(g, &args.game, &file, &args.weights)?;
         let report = play(g, &player, &args)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
@@ -127,18 +127,16 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 /// schedule (openings, colours) from its start.
 pub fn play<G: Game>(
     game: &G,
-    player: &crate::eval::LinearPlayer,
+    player: &crate::search::Player,
     args: &PlayArgs,
 ) -> Result<PlayReport> {
-    if args.games == 0 {
-        anyhow::bail!("--games must be at least 1");
-    }
+    crate::limits::check("--games", args.games, &crate::limits::HELD_OUT_GAMES)?;
     let limits = EpisodeLimits {
         max_moves: args.max_pieces,
     };
     let opponents = game.opponents();
     let games = args.games * opponents.len().max(1) as u64;
-    let progress = Progress::new(Mode::detect(args.quiet || args.json), games, "games");
+    let progress = Progress::new(Mode::detect(args.quiet), games, "games");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
         play_all(
@@ -148,7 +146,7 @@ pub fn play<G: Game>(
             |i| game_stream(args.seed, i),
             limits,
             &AtomicBool::new(false),
-            || progress.inc(),
+            &progress,
         )
     })?
     .expect("play is never stopped early");

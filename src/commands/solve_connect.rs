@@ -7,6 +7,7 @@ use crate::games::connect::solver::{
     ACCURACY_GAMES, ACCURACY_SEED, Solver, accuracy_set, move_accuracy,
 };
 use crate::rng::game_stream;
+use crate::search::Search;
 use anyhow::{Context, Result};
 use std::fmt::Write;
 
@@ -82,8 +83,8 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
         .iter()
         .map(|spec| {
             let mut opponent = Opponent::parse(&game, spec)?;
-            if let Opponent::Linear { depth, .. } = &mut opponent {
-                *depth = args.depth;
+            if let Opponent::Linear { player, .. } = &mut opponent {
+                player.search = Search::AlphaBeta { depth: args.depth };
             }
             Ok(opponent)
         })
@@ -104,7 +105,7 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
     for agent in &agents {
         let accuracy = move_accuracy(&mut agent.agent(&game), &set, &mut game_stream(0, 0));
         let depth = match agent {
-            Opponent::Linear { depth, .. } => format!(" (depth {depth})"),
+            Opponent::Linear { .. } => format!(" (depth {})", args.depth),
             _ => String::new(),
         };
         writeln!(

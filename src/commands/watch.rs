@@ -32,13 +32,13 @@ pub fn run(mut args: WatchArgs) -> Result<()> {
     let any = args.game.build()?;
     with_game!(&any, g => {
         let g = &g.numbered_from(args.seed);
-        watch(g, super::player_for(g, &file, &args.weights)?, &args)?
+        watch(g, super::player_for(g, &args.game, &file, &args.weights)?, &args)?
     });
     Ok(())
 }
 
 /// Draws every position of `play --seed S`'s game 0, pausing between frames on a terminal.
-fn watch<G: Game>(game: &G, player: crate::eval::LinearPlayer, args: &WatchArgs) -> Result<()> {
+fn watch<G: Game>(game: &G, player: crate::search::Player, args: &WatchArgs) -> Result<()> {
     let terminal = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let title = game

@@ -9,6 +9,7 @@ pub mod panel;
 pub mod puyo;
 pub mod tetris;
 
+use crate::search::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, Search};
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 
@@ -25,11 +26,13 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
-    /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7).
+    /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7, with
+    /// (rows + 1) × columns at most 64).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub width: Option<usize>,
-    /// Board height (tetris: 4 to 64, default 20; connect: rows, default 6).
+    /// Board height (tetris: 4 to 64, default 20; connect: rows, default 6, with
+    /// (rows + 1) × columns at most 64).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
@@ -45,10 +48,16 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inarow: Option<usize>,
-    /// Connect-N: plies the tuned player searches with alpha-beta (default 1: one ply).
+    /// Plies the player searches: Connect-N with alpha-beta (default 1: one ply); other games
+    /// with the beam of --beam-width (default: every piece the game shows).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
+    /// ply; a position's value is the points gained on the way plus its evaluation.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beam_width: Option<usize>,
     /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
     /// weights file (default: tutorial and negamax4).
     #[arg(long = "opponent", value_name = "NAME|FILE")]
@@ -95,13 +104,43 @@ impl GameSpec {
         self.game.as_deref().unwrap_or("tetris")
     }
 
+    /// The search the tuned player uses: Connect-N's alpha-beta over `--depth` plies, a beam
+    /// when `--beam-width` is given, else one ply (two with `--preview`; one for contest Tetris,
+    /// which always shows five pieces).
+    pub fn search(&self) -> Result<Search> {
+        let name = self.name();
+        match (self.depth, self.beam_width) {
+            (depth, None) if name == "connect" => Ok(Search::AlphaBeta {
+                depth: depth.unwrap_or(1),
+            }),
+            (_, Some(_)) if name == "connect" => {
+                bail!("--beam-width is not a connect setting; connect searches with --depth")
+            }
+            // Contest Tetris always shows five pieces: its cheap default looks at one.
+            (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
+            (None, None) => Ok(Search::Lookahead),
+            (Some(_), None) => {
+                bail!("--depth sets the beam's depth for {name}; give --beam-width too")
+            }
+            (depth, Some(width)) => {
+                let depth = depth.unwrap_or(MAX_BEAM_DEPTH);
+                if !(1..=MAX_BEAM_DEPTH).contains(&depth) {
+                    bail!("--depth {depth} is out of range 1..={MAX_BEAM_DEPTH}");
+                }
+                if !(1..=MAX_BEAM_WIDTH).contains(&width) {
+                    bail!("--beam-width {width} is out of range 1..={MAX_BEAM_WIDTH}");
+                }
+                Ok(Search::Beam { depth, width })
+            }
+        }
+    }
+
     /// Builds the game, rejecting unknown names and impossible sizes with one clear line.
     pub fn build(&self) -> Result<AnyGame> {
         let name = self.name();
         if name != "connect" {
             for (given, flag) in [
                 (self.inarow.is_some(), "--inarow"),
-                (self.depth.is_some(), "--depth"),
                 (!self.opponents.is_empty(), "--opponent"),
             ] {
                 if given {

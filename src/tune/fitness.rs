@@ -7,6 +7,8 @@
 use crate::episode::play_all;
 use crate::eval::LinearPlayer;
 use crate::game::{EpisodeLimits, Game};
+use crate::progress::Progress;
+use crate::search::{Player, Search};
 use anyhow::Result;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -22,23 +24,26 @@ pub struct Scores {
     pub moves: u64,
 }
 
-/// Scores each weight vector (aligned with the game's features) on games `0..games`, game `i`
-/// drawn from `streams(i)`. Returns `None` if `stop` was raised before every game finished.
+/// Scores each weight vector (aligned with the game's features), played under `search`, on
+/// games `0..games`, game `i` drawn from `streams(i)`. Returns `None` if `stop` was raised
+/// before every game finished.
+#[allow(clippy::too_many_arguments)]
 pub fn score_candidates<G: Game>(
     game: &G,
+    search: Search,
     candidates: &[Vec<f64>],
     games: u64,
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
     stop: &AtomicBool,
-    done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Result<Option<Scores>> {
     let names = game.feature_names();
     let players = candidates
         .iter()
-        .map(|w| LinearPlayer::from_vector(names, w))
+        .map(|w| Ok(Player::new(LinearPlayer::from_vector(names, w)?, search)))
         .collect::<Result<Vec<_>>>()?;
-    let Some(results) = play_all(game, &players, games, streams, limits, stop, done) else {
+    let Some(results) = play_all(game, &players, games, streams, limits, stop, progress) else {
         return Ok(None);
     };
     let fitness = results

@@ -1,7 +1,9 @@
 //! The genetic algorithm: tournament selection, crossover, Gaussian mutation and elitism over
 //! unit-length weight vectors.
 
-use super::{Optimizer, normalise};
+pub use super::rank;
+use super::{Optimizer, gaussian, normalise};
+use crate::limits::POPULATION;
 use anyhow::{Result, bail};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -56,8 +58,13 @@ impl Default for GaConfig {
 impl GaConfig {
     /// Rejects settings that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
-        if self.population < 2 {
-            bail!("population must be at least 2 (got {})", self.population);
+        if !POPULATION.contains(&self.population) {
+            bail!(
+                "population must be within {}..={} (got {})",
+                POPULATION.start(),
+                POPULATION.end(),
+                self.population
+            );
         }
         if self.tournament == 0 || self.tournament > self.population {
             bail!(
@@ -143,9 +150,47 @@ impl GeneticAlgorithm {
         }
     }
 
-    /// The current mutation standard deviation.
-    pub fn sigma(&self) -> f64 {
-        self.sigma
+    /// Checks a state read back from a checkpoint against the run's settings: the same
+    /// configuration, `population` vectors of `dimension` finite weights, a finite sigma ≥ 0.
+    /// A state that passes can be asked and told without a panic.
+    pub fn check(&self, config: &GaConfig, dimension: usize) -> Result<()> {
+        if self.population.len() != config.population {
+            bail!(
+                "its population holds {} candidates, run.toml says {}",
+                self.population.len(),
+                config.population
+            );
+        }
+        if self.config != *config {
+            let (ours, theirs) = (
+                serde_json::to_value(&self.config)?,
+                serde_json::to_value(config)?,
+            );
+            let differ: Vec<&str> = ours
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(key, value)| theirs.get(key.as_str()) != Some(value))
+                .map(|(key, _)| key.as_str())
+                .collect();
+            bail!("its [ga] {} differs from run.toml's", differ.join(", "));
+        }
+        if let Some(w) = self.population.iter().find(|w| w.len() != dimension) {
+            bail!(
+                "a candidate has {} weights, the run tunes {dimension} features",
+                w.len()
+            );
+        }
+        if self.population.iter().flatten().any(|x| !x.is_finite()) {
+            bail!("a candidate has a weight that is not a finite number");
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            bail!(
+                "its mutation sigma {} is not a finite number ≥ 0",
+                self.sigma
+            );
+        }
+        Ok(())
     }
 
     fn tournament(&self, order: &[usize], rng: &mut ChaCha8Rng) -> usize {
@@ -161,6 +206,10 @@ impl GeneticAlgorithm {
 impl Optimizer for GeneticAlgorithm {
     fn ask(&self) -> &[Vec<f64>] {
         &self.population
+    }
+
+    fn sigma(&self) -> f64 {
+        self.sigma
     }
 
     fn tell(&mut self, fitness: &[f64], rng: &mut ChaCha8Rng) {
@@ -211,20 +260,6 @@ impl Optimizer for GeneticAlgorithm {
 
 /// Candidate indices by fitness, best first; equal fitness keeps the lower index first, so the
 /// ranking never depends on anything but the values.
-pub fn rank(fitness: &[f64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..fitness.len()).collect();
-    order.sort_by(|&i, &j| fitness[j].total_cmp(&fitness[i]).then(i.cmp(&j)));
-    order
-}
-
-/// A standard normal draw (Box–Muller), written out so the stream of draws is fixed by this
-/// crate and not by a distribution crate's version.
-fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
-    let u1: f64 = 1.0 - rng.random::<f64>();
-    let u2: f64 = rng.random::<f64>();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +318,7 @@ mod tests {
         };
         assert_eq!(
             c.validate().unwrap_err().to_string(),
-            "population must be at least 2 (got 0)"
+            "population must be within 2..=10000 (got 0)"
         );
         let c = GaConfig {
             elitism: 40,

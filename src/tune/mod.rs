@@ -4,10 +4,14 @@
 //! ask, then tell); the run loop in [`crate::run`] owns generations, stopping, checkpoints and
 //! reports. The optimiser sees vectors and fitness values and never a game.
 
+pub mod cem;
+pub mod cmaes;
 pub mod fitness;
 pub mod ga;
 
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 /// One step-wise optimiser: the candidates of this generation, then their fitness.
 pub trait Optimizer {
@@ -16,6 +20,49 @@ pub trait Optimizer {
     /// Fitness of each candidate of [`ask`](Optimizer::ask), in order; `rng` drives whatever
     /// randomness making the next generation needs.
     fn tell(&mut self, fitness: &[f64], rng: &mut ChaCha8Rng);
+    /// The mean of the search distribution, for optimisers whose incumbent is that mean (CE,
+    /// CMA-ES) rather than their best sample (the GA, `None`).
+    fn mean(&self) -> Option<Vec<f64>> {
+        None
+    }
+    /// The current step size: the mutation's standard deviation, CE's mean standard deviation
+    /// per weight, or CMA-ES's σ.
+    fn sigma(&self) -> f64;
+}
+
+/// Candidate indices best first (highest fitness), ties by index, so a ranking never depends
+/// on a sort's whims.
+pub fn rank(fitness: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..fitness.len()).collect();
+    order.sort_by(|&i, &j| fitness[j].total_cmp(&fitness[i]).then(i.cmp(&j)));
+    order
+}
+
+/// A standard normal draw (Box–Muller), from our own stream so runs reproduce.
+pub(crate) fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// A first search point of `dimension` weights: `start` if given, else uniform in [−1, 1];
+/// normalised when `unit` (a linear player's choice does not change with scale).
+pub(crate) fn first_point(
+    dimension: usize,
+    start: Option<&[f64]>,
+    unit: bool,
+    rng: &mut ChaCha8Rng,
+) -> Vec<f64> {
+    let mut w: Vec<f64> = match start {
+        Some(s) => s.to_vec(),
+        None => (0..dimension)
+            .map(|_| rng.random_range(-1.0..=1.0))
+            .collect(),
+    };
+    if unit {
+        normalise(&mut w);
+    }
+    w
 }
 
 /// Scales `w` to unit Euclidean length: a linear player's choice does not change with scale,
@@ -27,4 +74,125 @@ pub fn normalise(w: &mut [f64]) {
             *x /= norm;
         }
     }
+}
+
+/// Which optimiser a run uses: `[optimizer] kind` in a run config, `evolve --optimizer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerKind {
+    /// The genetic algorithm (`[ga]`).
+    #[default]
+    Ga,
+    /// The noisy cross-entropy method (`[cem]`).
+    Cem,
+    /// CMA-ES (`[cmaes]`).
+    Cmaes,
+}
+
+impl OptimizerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OptimizerKind::Ga => "ga",
+            OptimizerKind::Cem => "cem",
+            OptimizerKind::Cmaes => "cmaes",
+        }
+    }
+}
+
+/// The optimisers' settings as a run config holds them: the kind, and each kind's own table
+/// (only the chosen kind's may be given).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OptimizerSpec {
+    pub kind: OptimizerKind,
+}
+
+/// Any optimiser's whole state, tagged with its kind: what a checkpoint stores, so a resumed
+/// run continues the same optimiser and a checkpoint of another kind is refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum OptimizerState {
+    Ga(ga::GeneticAlgorithm),
+    Cem(cem::CrossEntropy),
+    Cmaes(cmaes::Cmaes),
+}
+
+impl OptimizerState {
+    pub fn kind(&self) -> OptimizerKind {
+        match self {
+            OptimizerState::Ga(_) => OptimizerKind::Ga,
+            OptimizerState::Cem(_) => OptimizerKind::Cem,
+            OptimizerState::Cmaes(_) => OptimizerKind::Cmaes,
+        }
+    }
+
+    /// Checks a state read back from a checkpoint against the run's settings for `dimension`
+    /// features; a state that passes can be asked and told without a panic.
+    pub fn check(
+        &self,
+        ga: &ga::GaConfig,
+        cem: &cem::CemConfig,
+        cmaes: &cmaes::CmaesConfig,
+        dimension: usize,
+    ) -> anyhow::Result<()> {
+        match self {
+            OptimizerState::Ga(o) => o.check(ga, dimension),
+            OptimizerState::Cem(o) => o.check(cem, dimension),
+            OptimizerState::Cmaes(o) => o.check(cmaes, dimension),
+        }
+    }
+
+    fn inner(&self) -> &dyn Optimizer {
+        match self {
+            OptimizerState::Ga(o) => o,
+            OptimizerState::Cem(o) => o,
+            OptimizerState::Cmaes(o) => o,
+        }
+    }
+}
+
+impl Optimizer for OptimizerState {
+    fn ask(&self) -> &[Vec<f64>] {
+        self.inner().ask()
+    }
+
+    fn tell(&mut self, fitness: &[f64], rng: &mut ChaCha8Rng) {
+        match self {
+            OptimizerState::Ga(o) => o.tell(fitness, rng),
+            OptimizerState::Cem(o) => o.tell(fitness, rng),
+            OptimizerState::Cmaes(o) => o.tell(fitness, rng),
+        }
+    }
+
+    fn mean(&self) -> Option<Vec<f64>> {
+        self.inner().mean()
+    }
+
+    fn sigma(&self) -> f64 {
+        self.inner().sigma()
+    }
+}
+
+/// Checks that a state read back from a checkpoint can be asked and told: every vector of
+/// `dimension` finite weights, and a finite step size.
+pub(crate) fn check_vectors<'a>(
+    vectors: impl IntoIterator<Item = &'a Vec<f64>>,
+    dimension: usize,
+    sigma: f64,
+) -> anyhow::Result<()> {
+    for w in vectors {
+        if w.len() != dimension {
+            anyhow::bail!(
+                "a vector has {} weights, the run tunes {dimension} features",
+                w.len()
+            );
+        }
+        if w.iter().any(|x| !x.is_finite()) {
+            anyhow::bail!("a vector has a weight that is not a finite number");
+        }
+    }
+    if !(sigma.is_finite() && sigma >= 0.0) {
+        anyhow::bail!("its step size {sigma} is not a finite number ≥ 0");
+    }
+    Ok(())
 }

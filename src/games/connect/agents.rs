@@ -7,7 +7,8 @@
 
 use super::{Column, Connect, Position, own_windows};
 use crate::eval::LinearPlayer;
-use crate::game::Game;
+use crate::game::{Game, Policy};
+use crate::search::{Player, Search};
 use crate::weights::WeightFile;
 use anyhow::Result;
 use rand::RngExt;
@@ -20,84 +21,25 @@ pub trait Agent {
     fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column;
 }
 
-/// The linear evaluator `w · φ`, from the mover's view, searched `depth` plies.
-///
-/// Depth 1 is [`LinearPlayer::choose`] itself; deeper, a negamax alpha-beta with the
-/// evaluation at the leaves. Both take the first best column in centre-first order, so the
-/// agent is deterministic.
-#[derive(Clone, Debug)]
-pub struct LinearAgent<'a> {
+/// A player under its search (the tuned weights, or a weights file searched with alpha-beta)
+/// seen as an agent of the referee. It draws nothing from the stream, so it is deterministic.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyAgent<'a, P> {
     game: &'a Connect,
-    player: &'a LinearPlayer,
-    depth: u32,
+    player: &'a P,
 }
 
-impl<'a> LinearAgent<'a> {
-    /// The one-ply player the genetic algorithm tunes.
-    pub fn one_ply(game: &'a Connect, player: &'a LinearPlayer) -> LinearAgent<'a> {
-        Self::alpha_beta(game, player, 1)
-    }
-
-    /// The same evaluation searched `depth` ≥ 1 plies.
-    pub fn alpha_beta(game: &'a Connect, player: &'a LinearPlayer, depth: u32) -> LinearAgent<'a> {
-        assert!(depth >= 1, "a search looks at least one ply ahead");
-        LinearAgent {
-            game,
-            player,
-            depth,
-        }
-    }
-
-    /// The value of `position` for its side to move, searched `depth` plies within
-    /// (alpha, beta); fail-soft.
-    fn negamax(&self, position: &Position, depth: u32, mut alpha: f64, beta: f64) -> f64 {
-        let mut best = f64::NEG_INFINITY;
-        if depth == 1 {
-            let player = self.player;
-            self.game
-                .for_each_move(position, player.mask(), &mut |_, _, outcome, features| {
-                    best = best.max(player.score(outcome, features));
-                });
-            return best;
-        }
-        self.game
-            .for_each_move(position, 0, &mut |_, after, outcome, _| {
-                if alpha >= beta {
-                    return;
-                }
-                let value = outcome
-                    .terminal_value
-                    .unwrap_or_else(|| -self.negamax(after, depth - 1, -beta, -alpha));
-                best = best.max(value);
-                alpha = alpha.max(value);
-            });
-        best
+impl<'a, P: Policy<Connect>> PolicyAgent<'a, P> {
+    pub fn new(game: &'a Connect, player: &'a P) -> PolicyAgent<'a, P> {
+        PolicyAgent { game, player }
     }
 }
 
-impl Agent for LinearAgent<'_> {
+impl<P: Policy<Connect>> Agent for PolicyAgent<'_, P> {
     fn choose(&mut self, position: &Position, _rng: &mut ChaCha8Rng) -> Column {
-        if self.depth == 1 {
-            return self
-                .player
-                .choose(self.game, position)
-                .expect("a position in play has a legal column");
-        }
-        let mut best: Option<(Column, f64)> = None;
-        self.game
-            .for_each_move(position, 0, &mut |column, after, outcome, _| {
-                let alpha = best.map_or(f64::NEG_INFINITY, |(_, b)| b);
-                if alpha == f64::INFINITY {
-                    return;
-                }
-                let value = outcome.terminal_value.unwrap_or_else(|| {
-                    -self.negamax(after, self.depth - 1, f64::NEG_INFINITY, -alpha)
-                });
-                if best.is_none_or(|(_, b)| value > b) {
-                    best = Some((column, value));
-                }
-            });
-        best.expect("a position in play has a legal column").0
+        self.player
+            .choose(self.game, position)
+            .expect("a position in play has a legal column")
     }
 }
 
@@ -266,11 +208,10 @@ pub enum Opponent {
     Random,
     Tutorial,
     Negamax4,
-    /// A linear weight set (a weights file, or an earlier champion) searched `depth` plies.
+    /// A linear weight set (a weights file, or an earlier champion) under alpha-beta.
     Linear {
         name: String,
-        player: Box<LinearPlayer>,
-        depth: u32,
+        player: Box<Player>,
     },
 }
 
@@ -299,8 +240,7 @@ impl Opponent {
                 })?;
                 Opponent::Linear {
                     name: path.display().to_string(),
-                    player: Box::new(player),
-                    depth: 1,
+                    player: Box::new(Player::new(player, Search::AlphaBeta { depth: 1 })),
                 }
             }
         })
@@ -321,9 +261,7 @@ impl Opponent {
             Opponent::Random => PoolAgent::Random(RandomAgent::new(game)),
             Opponent::Tutorial => PoolAgent::Tutorial(Tutorial::new(game)),
             Opponent::Negamax4 => PoolAgent::Negamax4(Negamax4::new(game)),
-            Opponent::Linear { player, depth, .. } => {
-                PoolAgent::Linear(LinearAgent::alpha_beta(game, player, *depth))
-            }
+            Opponent::Linear { player, .. } => PoolAgent::Linear(PolicyAgent::new(game, player)),
         }
     }
 }
@@ -336,7 +274,7 @@ pub enum PoolAgent<'a> {
     Random(RandomAgent<'a>),
     Tutorial(Tutorial<'a>),
     Negamax4(Negamax4<'a>),
-    Linear(LinearAgent<'a>),
+    Linear(PolicyAgent<'a, Player>),
 }
 
 impl Agent for PoolAgent<'_> {
@@ -354,74 +292,6 @@ impl Agent for PoolAgent<'_> {
 mod tests {
     use super::*;
     use crate::rng::game_stream;
-
-    fn some_player(game: &Connect) -> LinearPlayer {
-        let names = game.feature_names();
-        let weights: Vec<f64> = (0..names.len())
-            .map(|i| ((i * 7 + 3) % 11) as f64 - 5.0)
-            .collect();
-        LinearPlayer::from_vector(names, &weights).unwrap()
-    }
-
-    /// Plays a game between two agents from the empty board, returning the moves.
-    fn moves_of(game: &Connect, a: &mut dyn Agent, b: &mut dyn Agent, seed: u64) -> String {
-        let mut rng = game_stream(seed, 0);
-        let mut position = game.empty();
-        let mut moves = String::new();
-        loop {
-            let agent: &mut dyn Agent = if position.to_move() == 0 { a } else { b };
-            let column = agent.choose(&position, &mut rng);
-            moves.push(char::from(b'1' + column));
-            if game.play(&mut position, column).is_some() {
-                return moves;
-            }
-        }
-    }
-
-    /// Alpha-beta must pick what a plain minimax picks (first best, centre first).
-    #[test]
-    fn alpha_beta_matches_plain_minimax() {
-        fn minimax(agent: &LinearAgent, position: &Position, depth: u32) -> f64 {
-            let mut best = f64::NEG_INFINITY;
-            agent.game.for_each_move(
-                position,
-                agent.player.mask(),
-                &mut |_, after, outcome, features| {
-                    let value = match outcome.terminal_value {
-                        Some(v) => v,
-                        None if depth == 1 => agent.player.score(outcome, features),
-                        None => -minimax(agent, after, depth - 1),
-                    };
-                    best = best.max(value);
-                },
-            );
-            best
-        }
-        let game = Connect::standard();
-        let player = some_player(&game);
-        for depth in 2..=4 {
-            let mut agent = LinearAgent::alpha_beta(&game, &player, depth);
-            for seed in 0..6 {
-                let mut random = RandomAgent::new(&game);
-                let moves = moves_of(&game, &mut random, &mut RandomAgent::new(&game), seed);
-                for n in (0..moves.len()).step_by(3) {
-                    let position = game.parse_moves(&moves[..n]).unwrap();
-                    let mut best: Option<(Column, f64)> = None;
-                    game.for_each_move(&position, 0, &mut |c, after, o, _| {
-                        let value = match o.terminal_value {
-                            Some(v) => v,
-                            None => -minimax(&agent, after, depth - 1),
-                        };
-                        if best.is_none_or(|(_, b)| value > b) {
-                            best = Some((c, value));
-                        }
-                    });
-                    let chosen = agent.choose(&position, &mut game_stream(0, 0));
-                    assert_eq!(chosen, best.unwrap().0, "depth {depth}, {}", &moves[..n]);
-                }
-            }
-        }
-    }
 
     #[test]
     fn random_agent_plays_only_legal_columns() {

@@ -11,9 +11,12 @@ pub mod matches;
 pub mod solver;
 
 use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
+use crate::game::{
+    EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy,
+};
 use crate::games::GameSpec;
-use agents::{LinearAgent, Opponent};
+use crate::search::{Player, Search};
+use agents::{Opponent, PolicyAgent};
 use anyhow::{Result, bail};
 use board::{Geometry, MAX_COLUMNS, MAX_INAROW, centre_first};
 use matches::play_round;
@@ -90,7 +93,7 @@ pub struct Connect {
     openings: Vec<[Column; 2]>,
     /// Who the tuned player meets: episode i faces `pool[i mod len]`.
     pool: Vec<Opponent>,
-    /// Plies the tuned player searches (1: the one-ply player itself).
+    /// Plies the hall of fame's rivals search, as the tuned player does (1: one ply).
     depth: u32,
 }
 
@@ -527,8 +530,8 @@ impl Game for Connect {
     }
 
     /// Never: the next move is the opponent's, and the linear player's one-player lookahead
-    /// would maximise the opponent's evaluation. Deeper play is [`agents::LinearAgent`]'s
-    /// alpha-beta.
+    /// would maximise the opponent's evaluation. Deeper play is the search layer's alpha-beta
+    /// ([`crate::search::alpha_beta`]).
     fn shows_next(&self, _position: &Position) -> bool {
         false
     }
@@ -538,19 +541,19 @@ impl Game for Connect {
     }
 
     /// Game `index / n` of the opening suite (see [`matches::schedule`]) against opponent
-    /// `index mod n` of the n in the pool, with `player` searched `--depth` plies;
+    /// `index mod n` of the n in the pool, `player` moving for the tuned side;
     /// scores 1 for a win, ½ for a draw, 0 for a loss. Opponents draw their tie-breaks from
     /// `rng`; the tuned player draws nothing.
     fn episode(
         &self,
-        player: &LinearPlayer,
+        player: &impl Policy<Connect>,
         index: u64,
         mut rng: ChaCha8Rng,
         _limits: EpisodeLimits,
         observe: &mut impl FnMut(&Position, &EpisodeResult),
     ) -> EpisodeResult {
         let (opponent, round) = self.fixture(index);
-        let mut tuned = LinearAgent::alpha_beta(self, player, self.depth);
+        let mut tuned = PolicyAgent::new(self, player);
         let mut opponent = opponent.agent(self);
         let playing = |p: &Position| EpisodeResult {
             score: 0.0,
@@ -583,18 +586,19 @@ impl Game for Connect {
         self.pool.iter().map(|o| o.name().to_string()).collect()
     }
 
-    fn with_rivals(&self, rivals: &[LinearPlayer]) -> Option<Connect> {
+    fn with_rivals(&self, rivals: &[Vec<f64>]) -> Option<Connect> {
         let mut game = self.clone();
-        game.pool.extend(
-            rivals
-                .iter()
-                .enumerate()
-                .map(|(i, player)| Opponent::Linear {
+        game.pool
+            .extend(rivals.iter().enumerate().map(|(i, weights)| {
+                Opponent::Linear {
                     name: format!("rival {}", i + 1),
-                    player: Box::new(player.clone()),
-                    depth: self.depth,
-                }),
-        );
+                    player: Box::new(Player::new(
+                        LinearPlayer::from_vector(self.feature_names(), weights)
+                            .expect("a champion's weights are finite"),
+                        Search::AlphaBeta { depth: self.depth },
+                    )),
+                }
+            }));
         Some(game)
     }
 

@@ -10,9 +10,9 @@ pub mod replay;
 pub mod rules;
 pub mod stream;
 
-use crate::episode::play_from;
-use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
+use crate::game::{
+    EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, play_from,
+};
 use crate::games::GameSpec;
 use crate::games::tetris::board::{Board, DropBase};
 use crate::games::tetris::pieces::Drop;
@@ -195,7 +195,7 @@ impl Contest {
     /// Plays one episode from a contest stream, counting what `play` reports per game.
     fn play_stream(
         &self,
-        player: &LinearPlayer,
+        player: &impl Policy<Contest>,
         dealer: &mut ContestStream,
         limits: EpisodeLimits,
         observe: &mut impl FnMut(&Position, &EpisodeResult),
@@ -274,9 +274,10 @@ impl Game for Contest {
         }
     }
 
-    fn shows_next(&self, _position: &Position) -> bool {
-        // The player is one-ply; a search layer reads the previews from the position.
-        false
+    /// While previews are known: the positions after a move know their piece, so a beam can
+    /// search through the five previews (and hold).
+    fn shows_next(&self, position: &Position) -> bool {
+        position.next[0] != 0
     }
 
     fn apply(&self, position: &mut Position, mv: Request, rng: &mut ChaCha8Rng) -> Outcome {
@@ -286,7 +287,7 @@ impl Game for Contest {
 
     fn episode(
         &self,
-        player: &LinearPlayer,
+        player: &impl Policy<Contest>,
         index: u64,
         mut rng: ChaCha8Rng,
         limits: EpisodeLimits,

@@ -1,0 +1,86 @@
+//! Bounds on what a run may ask for, and the memory check made before a run allocates.
+//!
+//! Without bounds, one mistyped digit aborts on a huge allocation (`--population 1000000000`)
+//! or spawns threads until the process limit (`--threads 1000000`). The bounds are far above
+//! any useful run on one machine; `--help` and the errors quote them.
+
+use anyhow::{Result, bail};
+use std::ops::RangeInclusive;
+
+/// Candidates per generation.
+pub const POPULATION: RangeInclusive<usize> = 2..=10_000;
+/// Games per candidate per generation.
+pub const GAMES: RangeInclusive<u64> = 1..=100_000;
+/// Held-out games (during the run and at its end).
+pub const HELD_OUT_GAMES: RangeInclusive<u64> = 1..=1_000_000;
+/// Generations of a run.
+pub const GENERATIONS: RangeInclusive<u64> = 1..=1_000_000;
+/// Repeats of each config in a comparison.
+pub const REPEATS: RangeInclusive<u64> = 1..=100;
+/// Training games per run in a comparison.
+pub const GAMES_BUDGET: RangeInclusive<u64> = 1..=1_000_000_000;
+/// Worker threads (0 = one per core).
+pub const THREADS: RangeInclusive<usize> = 0..=256;
+
+/// Rejects `value` outside `range`, naming the setting and the range.
+pub fn check<T: PartialOrd + std::fmt::Display>(
+    name: &str,
+    value: T,
+    range: &RangeInclusive<T>,
+) -> Result<()> {
+    if !range.contains(&value) {
+        bail!(
+            "{name} must be within {}..={} (got {value})",
+            range.start(),
+            range.end()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses work that needs more memory than the machine has free, before allocating any of it.
+/// `what` names the work and its sizes for the error.
+pub fn check_memory(bytes: u64, what: &str) -> Result<()> {
+    if let Some(free) = available_memory()
+        && bytes > free
+    {
+        bail!(
+            "{what} needs about {} MiB of memory, and {} MiB are free; use fewer candidates, games or generations",
+            bytes >> 20,
+            free >> 20
+        );
+    }
+    Ok(())
+}
+
+/// Memory the kernel can give without swapping (`MemAvailable` of /proc/meminfo), where the
+/// system says it; a whole system-information crate would be a large dependency for one number.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_range_names_the_setting_and_range() {
+        assert_eq!(
+            check("threads", 1_000_000, &THREADS)
+                .unwrap_err()
+                .to_string(),
+            "threads must be within 0..=256 (got 1000000)"
+        );
+        assert!(check("threads", 0, &THREADS).is_ok());
+    }
+
+    #[test]
+    fn more_than_the_machine_has_is_refused() {
+        let err = check_memory(u64::MAX, "this run").unwrap_err().to_string();
+        assert!(err.starts_with("this run needs about "), "{err}");
+        assert!(check_memory(1, "a small run").is_ok());
+    }
+}

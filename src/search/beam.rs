@@ -1,0 +1,191 @@
+//! A beam over the pieces a game shows ahead (previews, hold).
+
+use super::lookahead::lookahead;
+use crate::eval::LinearPlayer;
+use crate::game::Game;
+
+/// One position the beam keeps: the first move that leads to it, the points gained on the way
+/// and its value (those points plus the evaluation of its board).
+struct Node<G: Game> {
+    first: G::Move,
+    /// Where `first` stands in the game's move order: ties go to the earlier first move.
+    order: u32,
+    position: G::Position,
+    gained: f64,
+    value: f64,
+    /// The game ended here or shows nothing further: the node is carried, not expanded.
+    settled: bool,
+}
+
+/// The first move of the best line found by keeping the `width` best positions at each of
+/// `depth` plies; a line stops early where the game shows no further piece or the game ends.
+/// A position's value is the points gained on the way plus `eval`'s score of its last move,
+/// so the search trades future points against board shape as the tuned weights say. Ties keep
+/// the game's move order, so the choice is deterministic. Depth 1 with no points to gain is
+/// the one-ply player.
+pub fn beam<G: Game>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+    depth: u32,
+    width: usize,
+) -> Option<G::Move> {
+    if depth == 0 || width == 0 {
+        return lookahead(eval, game, position);
+    }
+    let mask = eval.mask();
+    let mut level: Vec<Node<G>> = Vec::with_capacity(width.min(4096));
+    let mut next: Vec<Node<G>> = Vec::with_capacity(width.min(4096));
+    let known = game.shows_next(position);
+    game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
+        let root = (mv, level.len() as u32);
+        level.push(child(eval, root, after, known, 0.0, outcome, features));
+    });
+    keep_best(&mut level, width);
+    for _ in 1..depth {
+        if level.iter().all(|n| n.settled) {
+            break;
+        }
+        next.clear();
+        for node in &level {
+            if node.settled {
+                next.push(Node {
+                    position: node.position.clone(),
+                    ..*node
+                });
+                continue;
+            }
+            let mut any = false;
+            let known = game.shows_next(&node.position);
+            game.for_each_move(&node.position, mask, &mut |_, after, outcome, features| {
+                any = true;
+                let (root, gained) = ((node.first, node.order), node.gained);
+                next.push(child(eval, root, after, known, gained, outcome, features));
+            });
+            if !any {
+                // No move avoids the end: the line is lost at this ply.
+                next.push(Node {
+                    position: node.position.clone(),
+                    value: f64::NEG_INFINITY,
+                    settled: true,
+                    ..*node
+                });
+            }
+        }
+        keep_best(&mut next, width);
+        std::mem::swap(&mut level, &mut next);
+    }
+    // Sorted best first, equal values by first move.
+    level.first().map(|n| n.first)
+}
+
+/// The node a move leads to; `known` says whether the game knows the piece placed after it,
+/// so whether the node can be expanded.
+fn child<G: Game>(
+    eval: &LinearPlayer,
+    (first, order): (G::Move, u32),
+    after: &G::Position,
+    known: bool,
+    gained: f64,
+    outcome: &crate::game::Outcome,
+    features: &crate::game::FeatureValues,
+) -> Node<G> {
+    let gained = gained + outcome.points;
+    let ended = outcome.game_over || outcome.terminal_value.is_some();
+    let value = match outcome.terminal_value {
+        Some(v) => v,
+        None => gained + eval.score(outcome, features),
+    };
+    Node {
+        first,
+        order,
+        position: after.clone(),
+        gained,
+        value,
+        settled: ended || !known,
+    }
+}
+
+/// Keeps the `width` best nodes, best first; equal values go by first move, so the choice
+/// does not depend on the order earlier plies were kept in.
+fn keep_best<G: Game>(nodes: &mut Vec<Node<G>>, width: usize) {
+    nodes.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.order.cmp(&b.order)));
+    nodes.truncate(width);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tetris::Tetris;
+    use crate::rng::game_stream;
+
+    fn el_tetris(game: &Tetris) -> LinearPlayer {
+        let file =
+            crate::weights::WeightFile::parse(include_str!("../../weights/tetris/el-tetris.toml"))
+                .unwrap();
+        LinearPlayer::from_file(game, &file).unwrap()
+    }
+
+    /// Positions from an El-Tetris game with a preview: boards of every shape, some of them
+    /// with rows about to clear, so that points gained on the way matter.
+    fn positions(game: &Tetris, eval: &LinearPlayer) -> Vec<<Tetris as Game>::Position> {
+        let mut rng = game_stream(3, 0);
+        let mut position = game.start(&mut rng);
+        let mut seen = Vec::new();
+        for _ in 0..300 {
+            seen.push(position);
+            let Some(mv) = lookahead(eval, game, &position) else {
+                break;
+            };
+            game.apply(&mut position, mv, &mut rng);
+        }
+        seen
+    }
+
+    /// With a width that keeps everything, the beam is the exhaustive two-ply search: the
+    /// first move of the best pair by (points of both moves + evaluation of the second).
+    #[test]
+    fn an_unbounded_beam_is_the_exhaustive_search() {
+        let game = Tetris::new(10, 10).unwrap().with_preview(true);
+        let eval = el_tetris(&game);
+        let mut differ_from_lookahead = 0;
+        for position in positions(&game, &eval) {
+            let mut best: Option<(_, f64)> = None;
+            game.for_each_move(&position, eval.mask(), &mut |mv, after, o1, _| {
+                let mut value = f64::NEG_INFINITY;
+                game.for_each_move(after, eval.mask(), &mut |_, _, o2, f2| {
+                    value = value.max(o1.points + o2.points + eval.score(o2, f2));
+                });
+                if best.is_none_or(|(_, b)| value > b) {
+                    best = Some((mv, value));
+                }
+            });
+            let expected = best.map(|b| b.0);
+            assert_eq!(beam(&eval, &game, &position, 2, MAX_WIDTH), expected);
+            // The beam stops where the preview ends: a deeper request changes nothing.
+            assert_eq!(beam(&eval, &game, &position, 5, MAX_WIDTH), expected);
+            differ_from_lookahead += usize::from(lookahead(&eval, &game, &position) != expected);
+        }
+        // Counting the lines on the way is a different player from the two-ply lookahead.
+        assert!(differ_from_lookahead > 0);
+    }
+
+    /// A beam one wide commits to the best first move by its own points and evaluation.
+    #[test]
+    fn a_beam_one_wide_keeps_the_best_first_move() {
+        let game = Tetris::new(10, 10).unwrap().with_preview(true);
+        let eval = el_tetris(&game);
+        for position in positions(&game, &eval) {
+            let mut best: Option<(_, f64)> = None;
+            game.for_each_move(&position, eval.mask(), &mut |mv, _, o, f| {
+                let value = o.points + eval.score(o, f);
+                if best.is_none_or(|(_, b)| value > b) {
+                    best = Some((mv, value));
+                }
+            });
+            assert_eq!(beam(&eval, &game, &position, 2, 1), best.map(|b| b.0));
+        }
+    }
+
+    const MAX_WIDTH: usize = crate::search::MAX_BEAM_WIDTH;
+}

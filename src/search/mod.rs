@@ -1,0 +1,60 @@
+//! How far a player looks: the layer between a game and the linear evaluator.
+//!
+//! The evaluator ([`LinearPlayer`]) only scores a position; a [`Search`] decides which positions
+//! to score. Keeping the two apart lets one tuned weight set play one ply while it is tuned and
+//! a deep beam when it is measured, and lets every game reuse every search.
+
+mod alpha_beta;
+mod beam;
+mod lookahead;
+
+pub use alpha_beta::alpha_beta;
+pub use beam::beam;
+pub use lookahead::{lookahead, one_ply};
+
+use crate::eval::LinearPlayer;
+use crate::game::{Game, Policy};
+
+/// Widest beam accepted: wider beams cost time linearly and stop paying long before this.
+pub const MAX_BEAM_WIDTH: usize = 100_000;
+/// Deepest beam accepted: no game here shows more pieces than this ahead.
+pub const MAX_BEAM_DEPTH: u32 = 16;
+
+/// A search: how the player turns position scores into a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// One ply, whatever the game shows: the cheap player to tune with.
+    OnePly,
+    /// One ply, or two when the game shows the next piece: the player the papers tune.
+    Lookahead,
+    /// Keeps the `width` best positions at each of `depth` plies over the known pieces; a
+    /// position's value is the points gained on the way plus the evaluation of the last board.
+    Beam { depth: u32, width: usize },
+    /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
+    /// values are from the mover's side.
+    AlphaBeta { depth: u32 },
+}
+
+/// A weight set under a search: what plays the tuned side of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub eval: LinearPlayer,
+    pub search: Search,
+}
+
+impl Player {
+    pub fn new(eval: LinearPlayer, search: Search) -> Player {
+        Player { eval, search }
+    }
+}
+
+impl<G: Game> Policy<G> for Player {
+    fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move> {
+        match self.search {
+            Search::OnePly => one_ply(&self.eval, game, position),
+            Search::Lookahead => lookahead(&self.eval, game, position),
+            Search::Beam { depth, width } => beam(&self.eval, game, position, depth, width),
+            Search::AlphaBeta { depth } => alpha_beta(&self.eval, game, position, depth),
+        }
+    }
+}

@@ -172,8 +172,6 @@ pub struct Turn {
     pub game_over: bool,
     /// A spawn failed for the 2nd, 4th, ... time: the piece spawned over the stack.
     pub overlap_spawn: bool,
-    /// The lock left the board empty and the all-clear bonus applies.
-    pub all_clear: bool,
     /// Score gained by the turn (lines, drop bonus, all-clear bonus, game-over penalty).
     pub points: i32,
 }
@@ -187,7 +185,6 @@ impl Turn {
         lines: 0,
         game_over: false,
         overlap_spawn: false,
-        all_clear: false,
         points: 0,
     };
 }
@@ -370,14 +367,14 @@ impl Rules {
     /// Points for a lock that cleared `lines`, fell `drop` rows and left the board as
     /// `empty` says.
     #[inline(always)]
-    pub fn lock_points(&self, lines: u32, drop: u32, empty: bool) -> (i32, bool) {
+    pub fn lock_points(&self, lines: u32, drop: u32, empty: bool) -> i32 {
         let all_clear = self.all_clear_bonus && empty && lines > 0;
         let bonus = match (all_clear, self.level) {
             (false, _) => 0,
             (true, 1 | 2) => 500,
             (true, _) => 4000,
         };
-        (LINE_SCORE[lines as usize] + drop as i32 + bonus, all_clear)
+        LINE_SCORE[lines as usize] + drop as i32 + bonus
     }
 
     /// A fresh board: empty, with the obstacles of level 3 drawn from `dealer`.
@@ -470,13 +467,11 @@ impl Rules {
         let mut turn = Turn::NOTHING;
         turn.full = full;
         turn.lines = full.count_ones();
-        let (points, all_clear) = self.lock_points(
+        turn.points = self.lock_points(
             turn.lines,
             landing.drop,
             full != 0 && is_empty(&position.board),
         );
-        turn.points = points;
-        turn.all_clear = all_clear;
         turn.landing = Some(landing);
         turn.piece = piece;
         self.check_spawn(position, &mut turn);
@@ -552,7 +547,7 @@ mod tests {
         let board = Board::empty(WIDTH, HEIGHT);
         let l = land(&board, I, 0, 0);
         assert_eq!((l.state, l.x, l.y, l.drop), (0, 0, 19, 18));
-        let (points, _) = rules(2).lock_points(0, l.drop, false);
+        let points = rules(2).lock_points(0, l.drop, false);
         assert_eq!(points, 18);
     }
 

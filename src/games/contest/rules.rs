@@ -578,6 +578,13 @@ mod tests {
             assert_eq!(turn.points, expected);
             assert!(is_empty(&position.board));
         }
+        // Level 3's all-clear is worth 4,000.
+        let level_3 = Rules {
+            level: 3,
+            all_clear_bonus: true,
+        };
+        assert_eq!(level_3.lock_points(4, 18, true), 5318);
+        assert_eq!(level_3.lock_points(0, 18, true), 18);
     }
 
     #[test]

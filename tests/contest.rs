@@ -203,21 +203,16 @@ fn contest_and_research_flags_do_not_mix() {
     assert_one_line_error(&out, "--all-clear is a contest tetris setting");
 }
 
+/// `replay` of contest seed 1 at the default level, before its requests flag.
+const REPLAY_SEED_1: [&str; 5] = ["replay", "--rules", "contest", "--seed", "1"];
+
 #[test]
 fn replay_into_a_closed_pipe_ends_quietly() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("r.txt"), requests_of(&traces()[0])).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args([
-            "replay",
-            "--rules",
-            "contest",
-            "--seed",
-            "1",
-            "--requests",
-            "r.txt",
-            "--json",
-        ])
+        .args(REPLAY_SEED_1)
+        .args(["--requests", "r.txt", "--json"])
         .current_dir(dir.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -240,15 +235,7 @@ fn replay_into_a_closed_pipe_ends_quietly() {
 
 #[test]
 fn missing_requests_file() {
-    let out = run(&[
-        "replay",
-        "--rules",
-        "contest",
-        "--seed",
-        "1",
-        "--requests",
-        "no/such/file.txt",
-    ]);
+    let out = run(&[&REPLAY_SEED_1[..], &["--requests", "no/such/file.txt"]].concat());
     assert_one_line_error(&out, "cannot read requests file no/such/file.txt");
 }
 

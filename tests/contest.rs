@@ -206,17 +206,39 @@ fn contest_and_research_flags_do_not_mix() {
     );
 }
 
+/// `replay` of contest seed 1 at the default level, before its requests flag.
+const REPLAY_SEED_1: [&str; 5] = ["replay", "--rules", "contest", "--seed", "1"];
+
+#[test]
+fn replay_into_a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("r.txt"), requests_of(&traces()[0])).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(REPLAY_SEED_1)
+        .args(["--requests", "r.txt", "--json"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the ~90 kB of turns are written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn missing_requests_file() {
-    let out = run(&[
-        "replay",
-        "--rules",
-        "contest",
-        "--seed",
-        "1",
-        "--requests",
-        "no/such/file.txt",
-    ]);
+    let out = run(&[&REPLAY_SEED_1[..], &["--requests", "no/such/file.txt"]].concat());
     assert_one_line_error(&out, "cannot read requests file no/such/file.txt");
 }
 

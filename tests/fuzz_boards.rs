@@ -18,7 +18,7 @@ const PUYO: &str = include_str!("data/boards/puyo.txt");
 const CONNECT: &str = include_str!("data/boards/connect.txt");
 const PANEL_TOML: &str = include_str!("data/panel/stage59.toml");
 const PANEL_STOCK: &str = include_str!("data/panel/panel-attack-stock.json");
-const REQUESTS: &str = include_str!("data/contest/seed7-level2.requests");
+const REQUESTS: &str = include_str!("data/contest/requests-seed-7.txt");
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(1_000), ..ProptestConfig::default() })]

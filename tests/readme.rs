@@ -24,7 +24,7 @@ fn every_input_file_readme_names_exists() {
         }
         let words: Vec<&str> = command.split_whitespace().collect();
         for (i, word) in words.iter().enumerate() {
-            let looks_like_file = [".toml", ".txt", ".json", ".jsonl", ".csv", ".requests"]
+            let looks_like_file = [".toml", ".txt", ".json", ".jsonl", ".csv"]
                 .iter()
                 .any(|ext| word.ends_with(ext));
             let written = i > 0 && OUTPUT_FLAGS.contains(&words[i - 1]);

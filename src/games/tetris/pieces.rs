@@ -80,6 +80,39 @@ pub struct Drop {
     pub cells: [u8; 4],
 }
 
+impl Drop {
+    /// The drop of a piece whose cells in each covered column, left to right, are `masks`
+    /// (bit r = row r above the piece's bottom row; the first mask empty for no column), with
+    /// its leftmost cell in `column`.
+    pub fn new(orientation: u8, column: u8, masks: [u64; 4]) -> Drop {
+        let span = masks.iter().take_while(|&&m| m != 0).count();
+        let rows = masks
+            .iter()
+            .map(|m| 64 - m.leading_zeros())
+            .max()
+            .unwrap_or(0) as usize;
+        let mut bottoms = [0u8; 4];
+        let mut tops = [0u8; 4];
+        let mut cells = [0u8; 4];
+        for x in 0..span {
+            bottoms[x] = masks[x].trailing_zeros() as u8;
+            tops[x] = (64 - masks[x].leading_zeros()) as u8;
+            cells[x] = masks[x].count_ones() as u8;
+        }
+        Drop {
+            orientation,
+            column,
+            span: span as u8,
+            rows: rows as u8,
+            mid_row: (rows as f64 - 1.0) / 2.0,
+            masks,
+            bottoms,
+            tops,
+            cells,
+        }
+    }
+}
+
 /// The drop table of a board width: for each piece, its drops in enumeration order
 /// (orientation by orientation, columns left to right).
 #[derive(Clone, Debug)]
@@ -104,9 +137,6 @@ impl DropTable {
                 let rows = picture.len();
                 let span = picture[0].len();
                 let mut masks = [0u64; 4];
-                let mut bottoms = [0u8; 4];
-                let mut tops = [0u8; 4];
-                let mut cells = [0u8; 4];
                 for (top_index, line) in picture.iter().enumerate() {
                     let row = rows - 1 - top_index;
                     for (x, ch) in line.chars().enumerate() {
@@ -115,26 +145,11 @@ impl DropTable {
                         }
                     }
                 }
-                for x in 0..span {
-                    bottoms[x] = masks[x].trailing_zeros() as u8;
-                    tops[x] = (64 - masks[x].leading_zeros()) as u8;
-                    cells[x] = masks[x].count_ones() as u8;
-                }
                 for column in 0..=width.saturating_sub(span) {
                     if span > width {
                         break;
                     }
-                    drops.push(Drop {
-                        orientation: orientation as u8,
-                        column: column as u8,
-                        span: span as u8,
-                        rows: rows as u8,
-                        mid_row: (rows as f64 - 1.0) / 2.0,
-                        masks,
-                        bottoms,
-                        tops,
-                        cells,
-                    });
+                    drops.push(Drop::new(orientation as u8, column as u8, masks));
                 }
             }
             ranges[piece] = (start, drops.len());

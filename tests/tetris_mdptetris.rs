@@ -130,13 +130,18 @@ fn play_pieces_traces_the_recorded_game() {
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
 }
 
-/// `play --pieces` in a temporary folder holding `seq.txt` with `pieces` (when given).
-fn play_pieces(pieces: Option<&str>, extra: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+/// `play --weights weights/WEIGHTS.toml --pieces seq.txt EXTRA...` in a temporary folder
+/// holding `files` (name, content).
+fn play_pieces(
+    weights: &str,
+    files: &[(&str, &str)],
+    extra: &[&str],
+) -> (tempfile::TempDir, std::process::Output) {
     let dir = tempfile::tempdir().unwrap();
-    if let Some(p) = pieces {
-        fs::write(dir.path().join("seq.txt"), p).unwrap();
+    for (name, content) in files {
+        fs::write(dir.path().join(name), content).unwrap();
     }
-    let weights = root().join("weights/tetris/dellacherie.toml");
+    let weights = root().join(format!("weights/{weights}.toml"));
     let mut args = vec![
         "play",
         "--weights",
@@ -149,9 +154,15 @@ fn play_pieces(pieces: Option<&str>, extra: &[&str]) -> (tempfile::TempDir, std:
     (dir, out)
 }
 
+const DELLACHERIE: &str = "tetris/dellacherie";
+
 #[test]
 fn text_report_says_where_the_pieces_came_from() {
-    let (_dir, out) = play_pieces(Some("IIO\n"), &["--width", "10", "--height", "10"]);
+    let (_dir, out) = play_pieces(
+        DELLACHERIE,
+        &[("seq.txt", "IIO\n")],
+        &["--width", "10", "--height", "10"],
+    );
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(
@@ -163,7 +174,11 @@ fn text_report_says_where_the_pieces_came_from() {
 
 #[test]
 fn unknown_letter_is_one_line_with_its_place() {
-    let (dir, out) = play_pieces(Some("IOT\nSZ?L\n"), &["--trace", "t.jsonl"]);
+    let (dir, out) = play_pieces(
+        DELLACHERIE,
+        &[("seq.txt", "IOT\nSZ?L\n")],
+        &["--trace", "t.jsonl"],
+    );
     assert_one_line_error(
         &out,
         "piece file seq.txt line 2 column 3: unknown piece `?`; valid pieces: I, O, T, S, Z, L, J",
@@ -173,33 +188,22 @@ fn unknown_letter_is_one_line_with_its_place() {
 
 #[test]
 fn empty_piece_file_is_one_line() {
-    let (_dir, out) = play_pieces(Some("\n  \n"), &[]);
+    let (_dir, out) = play_pieces(DELLACHERIE, &[("seq.txt", "\n  \n")], &[]);
     assert_one_line_error(&out, "piece file seq.txt: no pieces");
 }
 
 #[test]
 fn missing_piece_file_is_one_line() {
-    let (_dir, out) = play_pieces(None, &[]);
+    let (_dir, out) = play_pieces(DELLACHERIE, &[], &[]);
     assert_one_line_error(&out, "cannot read piece file seq.txt");
 }
 
 #[test]
 fn an_existing_trace_is_never_overwritten() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("seq.txt"), "IOTZSJL").unwrap();
-    fs::write(dir.path().join("t.jsonl"), "keep me\n").unwrap();
-    let weights = root().join("weights/tetris/dellacherie.toml");
-    let out = run_in(
-        dir.path(),
-        &[
-            "play",
-            "--weights",
-            weights.to_str().unwrap(),
-            "--pieces",
-            "seq.txt",
-            "--trace",
-            "t.jsonl",
-        ],
+    let (dir, out) = play_pieces(
+        DELLACHERIE,
+        &[("seq.txt", "IOTZSJL"), ("t.jsonl", "keep me\n")],
+        &["--trace", "t.jsonl"],
     );
     assert_one_line_error(&out, "t.jsonl already exists; it is not overwritten");
     assert_eq!(
@@ -210,18 +214,6 @@ fn an_existing_trace_is_never_overwritten() {
 
 #[test]
 fn pieces_need_tetris_weights() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("seq.txt"), "IOT").unwrap();
-    let weights = root().join("weights/puyo/hand.toml");
-    let out = run_in(
-        dir.path(),
-        &[
-            "play",
-            "--weights",
-            weights.to_str().unwrap(),
-            "--pieces",
-            "seq.txt",
-        ],
-    );
+    let (_dir, out) = play_pieces("puyo/hand", &[("seq.txt", "IOT")], &[]);
     assert_one_line_error(&out, "--pieces plays a tetris piece sequence; weights file");
 }

@@ -147,12 +147,10 @@ impl GameSpec {
     pub fn search(&self) -> Result<Search> {
         let name = self.name();
         match (self.depth, self.beam_width) {
-            (depth, None) if name == "connect" => Ok(Search::AlphaBeta {
+            // A beam width is refused for connect with the other settings (`build`).
+            (depth, _) if name == "connect" => Ok(Search::AlphaBeta {
                 depth: depth.unwrap_or(1),
             }),
-            (_, Some(_)) if name == "connect" => {
-                bail!("--beam-width is not a connect setting; connect searches with --depth")
-            }
             // Contest Tetris always shows five pieces: its cheap default looks at one.
             (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
             (None, None) => Ok(Search::Lookahead),

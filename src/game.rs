@@ -47,6 +47,16 @@ pub struct EpisodeLimits {
     pub max_moves: Option<u64>,
 }
 
+impl EpisodeLimits {
+    /// At most `pieces` moves, 0 meaning no limit: what `--max-pieces 0` means in every
+    /// command and config.
+    pub fn capped(pieces: u64) -> EpisodeLimits {
+        EpisodeLimits {
+            max_moves: (pieces > 0).then_some(pieces),
+        }
+    }
+}
+
 /// What one episode measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct EpisodeResult {

@@ -19,5 +19,6 @@ pub mod rng;
 pub mod run;
 pub mod search;
 pub mod stats;
+pub mod toml_error;
 pub mod tune;
 pub mod weights;

@@ -19,6 +19,12 @@ pub struct WeightFile {
     /// the user names none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
+    /// The board the weights were tuned on, used when the user names none: weights tuned on
+    /// 10 × 10 play 10 × 10 unless told otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<usize>,
     /// Feature name → weight. Features not named are not computed.
     pub weights: BTreeMap<String, f64>,
     /// Where the weights come from: source, rules, fitness, seed, ...
@@ -80,6 +86,8 @@ impl WeightFile {
         toml::to_string(&InOrder {
             game: &self.game,
             rules: self.rules.as_deref(),
+            width: self.width,
+            height: self.height,
             weights: Ordered(weights),
             meta: &self.meta,
         })
@@ -98,6 +106,10 @@ struct InOrder<'a> {
     game: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     rules: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    width: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    height: Option<usize>,
     weights: Ordered<'a>,
     #[serde(skip_serializing_if = "toml::Table::is_empty")]
     meta: &'a toml::Table,
@@ -127,6 +139,8 @@ mod tests {
         let file = WeightFile {
             game: "tetris".into(),
             rules: Some("contest".into()),
+            width: Some(10),
+            height: None,
             weights,
             meta,
         };

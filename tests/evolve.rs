@@ -365,3 +365,33 @@ fn built_in_run_works_outside_the_repository() {
     );
     assert!(dir.path().join("run/best.toml").exists());
 }
+
+/// best.toml records the board it was tuned on, and `play` uses it unless told otherwise.
+#[test]
+fn best_weights_play_on_their_own_board() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    let out = evolve(dir.path(), &["--generations", "1", "--out", "run"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let best = read(&dir.path().join("run"), "best.toml");
+    assert!(best.contains("\nwidth = 6\nheight = 10\n"), "{best}");
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--weights",
+            "run/best.toml",
+            "--games",
+            "20",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&run_in(dir.path(), &args))
+    };
+    let pieces = |extra: &[&str]| play(extra)["total_pieces"].clone();
+    assert_eq!(pieces(&[]), pieces(&["--width", "6", "--height", "10"]));
+    assert_ne!(pieces(&[]), pieces(&["--width", "10", "--height", "20"]));
+}

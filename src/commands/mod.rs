@@ -24,6 +24,10 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
     if spec.game.is_none() {
         spec.game = Some(file.game.clone());
     }
+    if spec.game.as_ref() == Some(&file.game) {
+        spec.width = spec.width.or(file.width);
+        spec.height = spec.height.or(file.height);
+    }
     match (&spec.rules, &file.rules) {
         (None, _) => spec.rules = file.rules.clone(),
         (Some(given), Some(named)) if given != named => anyhow::bail!(

@@ -27,7 +27,7 @@ pub struct PlayArgs {
     /// Seed: game i's pieces depend only on (seed, i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Stop each game after this many pieces.
+    /// Stop each game after this many pieces (0 = never, as in evolve).
     #[arg(long)]
     pub max_pieces: Option<u64>,
     /// Worker threads (0 = one per core, at most 256).
@@ -144,9 +144,7 @@ pub fn play<G: Game>(
     args: &PlayArgs,
 ) -> Result<PlayReport> {
     crate::limits::check("--games", args.games, &crate::limits::HELD_OUT_GAMES)?;
-    let limits = EpisodeLimits {
-        max_moves: args.max_pieces,
-    };
+    let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
     let opponents = game.opponents();
     let games = args.games * opponents.len().max(1) as u64;
     let progress = Progress::new(Mode::detect(args.quiet), games, "games");

@@ -30,12 +30,17 @@ pub(super) fn run(any: &AnyGame, file: &WeightFile, pieces: &Path, args: &PlayAr
     }
     let mut trace = String::new();
     let start = Instant::now();
-    let result = game.play_sequence(&player, &sequence, args.max_pieces, |mv| {
-        if args.trace.is_some() {
-            let line = serde_json::to_string(&mv).expect("a move serialises");
-            writeln!(trace, "{line}").expect("writing to a String");
-        }
-    });
+    let result = game.play_sequence(
+        &player,
+        &sequence,
+        args.max_pieces.filter(|&m| m > 0),
+        |mv| {
+            if args.trace.is_some() {
+                let line = serde_json::to_string(&mv).expect("a move serialises");
+                writeln!(trace, "{line}").expect("writing to a String");
+            }
+        },
+    );
     let seconds = start.elapsed().as_secs_f64();
     if let Some(out) = &args.trace {
         crate::fsutil::write_new(out, trace.as_bytes())?;

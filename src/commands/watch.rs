@@ -22,7 +22,7 @@ pub struct WatchArgs {
     /// Pause between pieces, in milliseconds.
     #[arg(long, default_value_t = 50)]
     pub delay_ms: u64,
-    /// Stop after this many pieces.
+    /// Stop the game after this many pieces (0 = never, as in evolve).
     #[arg(long)]
     pub max_pieces: Option<u64>,
 }
@@ -47,9 +47,7 @@ fn watch<G: Game>(game: &G, player: crate::search::Player, args: &WatchArgs) -> 
         .unwrap_or_default();
     let mut written = Ok(());
     let mut first = true;
-    let limits = EpisodeLimits {
-        max_moves: args.max_pieces,
-    };
+    let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
     let result = game.episode(
         &player,
         0,

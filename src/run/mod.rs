@@ -22,6 +22,7 @@ use crate::report::{HistoryRow, References};
 use crate::rng::{Purpose, game_stream, stream};
 use crate::search::{Player, Search};
 use crate::stats::Summary;
+use crate::toml_error::toml_error;
 use crate::tune::cem::{CemConfig, CrossEntropy};
 use crate::tune::cmaes::{Cmaes, CmaesConfig};
 use crate::tune::fitness::{Scores, score_candidates};
@@ -161,30 +162,17 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-fn cap(pieces: u64) -> EpisodeLimits {
-    EpisodeLimits {
-        max_moves: (pieces > 0).then_some(pieces),
-    }
-}
-
-/// One line for a TOML error: where it is and what is wrong.
-pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
-    match e.span() {
-        Some(span) => {
-            let line = text[..span.start].matches('\n').count() + 1;
-            let column = span.start - text[..span.start].rfind('\n').map_or(0, |i| i + 1) + 1;
-            format!("line {line}, column {column}: {}", e.message().trim())
-        }
-        None => e.message().trim().to_string(),
-    }
-}
-
 impl RunConfig {
     /// Reads a config file; unknown keys and bad values are errors naming the file and line.
     /// Relative paths in it name files relative to the file's folder, wherever it is read from.
     pub fn load(path: &Path) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
+        if text.parse::<toml::Table>().is_ok_and(|t| t.is_empty()) {
+            // A file that says nothing asks for nothing special: the built-in run, not a
+            // 10 × 20 run with no piece cap that takes hours.
+            return Ok(RunConfig::builtin());
+        }
         let mut config = Self::parse(&text)
             .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
         let base = path.parent().unwrap_or(Path::new(""));
@@ -377,11 +365,11 @@ impl RunConfig {
     }
 
     fn limits(&self) -> EpisodeLimits {
-        cap(self.max_pieces)
+        EpisodeLimits::capped(self.max_pieces)
     }
 
     fn validation_limits(&self) -> EpisodeLimits {
-        cap(self.validation_max_pieces)
+        EpisodeLimits::capped(self.validation_max_pieces)
     }
 
     /// The config as TOML, the way `run.toml` stores it.
@@ -618,6 +606,8 @@ pub fn evolve<G: Game + Clone>(
     let file = WeightFile {
         game: game.name().to_string(),
         rules: config.game.rules.clone(),
+        width: config.game.width,
+        height: config.game.height,
         weights,
         meta,
     };
@@ -799,6 +789,16 @@ mod tests {
             line.starts_with("line 2, column 1: unknown field `populaton`"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn an_empty_config_is_the_builtin_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("empty.toml");
+        std::fs::write(&path, "# nothing to say\n\n").unwrap();
+        assert_eq!(RunConfig::load(&path).unwrap(), RunConfig::builtin());
+        std::fs::write(&path, "seed = 3\n").unwrap();
+        assert_eq!(RunConfig::load(&path).unwrap().game.height, None);
     }
 
     #[test]

@@ -92,8 +92,12 @@ struct TomlPuzzle {
 /// Parses a TOML puzzle; `default_name` names it when the file does not. A TOML file holds a
 /// single puzzle, so a board these rules cannot play is an error here rather than an entry.
 pub fn parse_toml(text: &str, default_name: &str) -> Result<Entry> {
-    let file: TomlPuzzle = toml::from_str(text)
-        .map_err(|e| anyhow!("malformed TOML: {}", crate::run::toml_error(text, &e)))?;
+    let file: TomlPuzzle = toml::from_str(text).map_err(|e| {
+        anyhow!(
+            "malformed TOML: {}",
+            crate::toml_error::toml_error(text, &e)
+        )
+    })?;
     let name = file.name.unwrap_or_else(|| default_name.to_string());
     if file.rows.len() > HEIGHT {
         bail!("{} rows; the board has {HEIGHT}", file.rows.len());

@@ -7,7 +7,8 @@
 //! does not otherwise.
 
 use crate::report::{HistoryRow, history_csv};
-use crate::tune::ga::{GaConfig, GeneticAlgorithm};
+use crate::run::RunConfig;
+use crate::tune::OptimizerState;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -18,7 +19,7 @@ use serde_json::value::RawValue;
 pub struct Checkpoint {
     /// The generation to score next (0-based), which is also the generations done.
     pub next_generation: u64,
-    pub optimizer: GeneticAlgorithm,
+    pub optimizer: OptimizerState,
     pub history: Vec<HistoryRow>,
     /// Training games played so far, all candidates together.
     pub evaluations: u64,
@@ -35,7 +36,8 @@ struct Sealed<'a> {
 
 /// What a checkpoint must agree with: the run's config and its history file.
 pub struct Expected<'a> {
-    pub ga: &'a GaConfig,
+    /// The run's config: its optimiser and that optimiser's settings.
+    pub config: &'a RunConfig,
     /// The tuned features, in order (the history's columns).
     pub features: &'a [String],
     pub generations: u64,
@@ -74,8 +76,21 @@ impl Checkpoint {
 
     fn check(&self, expected: &Expected) -> Result<()> {
         let features = expected.features.len();
+        let config = expected.config;
+        if self.optimizer.kind() != config.optimizer.kind {
+            bail!(
+                "it holds a {} optimizer, run.toml asks for {}",
+                self.optimizer.kind().name(),
+                config.optimizer.kind.name()
+            );
+        }
         self.optimizer
-            .check(expected.ga, features)
+            .check(
+                &config.ga,
+                &config.cem_config(),
+                &config.cmaes_config(),
+                features,
+            )
             .context("it does not match run.toml")?;
         if self.next_generation > expected.generations {
             bail!(
@@ -127,16 +142,20 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::ga::{GaConfig, GeneticAlgorithm};
     use rand::SeedableRng;
     use serde_json::{Value, json};
 
     const FEATURES: [&str; 2] = ["holes", "bumpiness"];
 
-    fn ga() -> GaConfig {
-        GaConfig {
-            population: 4,
-            elitism: 1,
-            ..GaConfig::default()
+    fn config() -> RunConfig {
+        RunConfig {
+            ga: GaConfig {
+                population: 4,
+                elitism: 1,
+                ..GaConfig::default()
+            },
+            ..RunConfig::default()
         }
     }
 
@@ -152,23 +171,28 @@ mod tests {
             std: 0.5,
             validation: None,
             best_weights: vec![-0.6, -0.8],
+            sigma: None,
         };
         Checkpoint {
             next_generation: 2,
-            optimizer: GeneticAlgorithm::new(ga(), 2, None, &mut rng),
+            optimizer: OptimizerState::Ga(GeneticAlgorithm::new(config().ga, 2, None, &mut rng)),
             history: vec![row(0, 8), row(1, 16)],
             evaluations: 16,
         }
     }
 
     fn open(text: &str) -> Result<Checkpoint> {
+        open_for(text, &config())
+    }
+
+    fn open_for(text: &str, config: &RunConfig) -> Result<Checkpoint> {
         let features: Vec<String> = FEATURES.iter().map(|s| s.to_string()).collect();
         let cp = two_generations();
         let csv = history_csv(&features, &cp.history).unwrap();
         Checkpoint::open(
             text,
             &Expected {
-                ga: &ga(),
+                config,
                 features: &features,
                 generations: 3,
                 history_csv: Some(&csv),
@@ -207,6 +231,22 @@ mod tests {
         assert_eq!(
             error(&edited(|s| s["optimizer"]["population"] = json!([]))),
             "it does not match run.toml: its population holds 0 candidates, run.toml says 4"
+        );
+    }
+
+    /// A checkpoint of one optimiser never feeds another: run.toml's kind must match.
+    #[test]
+    fn another_optimizers_checkpoint_is_refused() {
+        let text = two_generations().seal().unwrap();
+        let cem = RunConfig {
+            optimizer: crate::tune::OptimizerSpec {
+                kind: crate::tune::OptimizerKind::Cem,
+            },
+            ..config()
+        };
+        assert_eq!(
+            format!("{:#}", open_for(&text, &cem).unwrap_err()),
+            "it holds a ga optimizer, run.toml asks for cem"
         );
     }
 

@@ -21,8 +21,13 @@ pub struct HistoryRow {
     pub std: f64,
     /// Mean score of the generation's best on held-out games, when validated this generation.
     pub validation: Option<f64>,
-    /// The generation's best weights, in the game's feature order.
+    /// The generation's best weights, in the game's feature order: its best candidate's for
+    /// the GA, the search distribution's mean (the incumbent) for CE and CMA-ES.
     pub best_weights: Vec<f64>,
+    /// CE and CMA-ES: the step size the generation sampled with (`None` for the GA, whose
+    /// history predates it and keeps its bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
 }
 
 /// `history.csv`: one row per generation, the best weights by name.
@@ -45,6 +50,11 @@ pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> 
     .iter()
     .map(|s| s.to_string())
     .collect();
+    // The step size is a column of the optimisers that have one to report.
+    let sigma = rows.iter().any(|r| r.sigma.is_some());
+    if sigma {
+        header.push("sigma".into());
+    }
     header.extend(features.iter().cloned());
     w.write_record(&header)?;
     for r in rows {
@@ -57,6 +67,9 @@ pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> 
             r.std.to_string(),
             r.validation.map(|v| v.to_string()).unwrap_or_default(),
         ];
+        if sigma {
+            record.push(r.sigma.map(|v| v.to_string()).unwrap_or_default());
+        }
         record.extend(r.best_weights.iter().map(|x| x.to_string()));
         w.write_record(&record)?;
     }

@@ -22,8 +22,11 @@ use crate::rng::{Purpose, game_stream, stream};
 use crate::search::Player;
 use crate::stats::Summary;
 use crate::tune::Optimizer;
+use crate::tune::cem::{CemConfig, CrossEntropy};
+use crate::tune::cmaes::{Cmaes, CmaesConfig};
 use crate::tune::fitness::score_candidates;
-use crate::tune::ga::{GaConfig, GeneticAlgorithm, rank};
+use crate::tune::ga::{GaConfig, GeneticAlgorithm};
+use crate::tune::{OptimizerKind, OptimizerSpec, OptimizerState, rank};
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -77,8 +80,16 @@ pub struct RunConfig {
     pub threads: usize,
     /// The game, its size and rules.
     pub game: GameSpec,
-    /// The genetic algorithm.
+    /// Which optimiser tunes the weights.
+    pub optimizer: OptimizerSpec,
+    /// The genetic algorithm's settings (its defaults when another optimiser runs).
     pub ga: GaConfig,
+    /// The cross-entropy method's settings, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cem: Option<CemConfig>,
+    /// CMA-ES's settings, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cmaes: Option<CmaesConfig>,
 }
 
 impl Default for RunConfig {
@@ -101,7 +112,10 @@ impl Default for RunConfig {
             hall_of_fame: 0,
             threads: 0,
             game: GameSpec::default(),
+            optimizer: OptimizerSpec::default(),
             ga: GaConfig::default(),
+            cem: None,
+            cmaes: None,
         }
     }
 }
@@ -240,7 +254,26 @@ impl RunConfig {
                 self.name
             );
         }
-        self.ga.validate()?;
+        let kind = self.optimizer.kind;
+        for (given, table) in [
+            (self.cem.is_some() && kind != OptimizerKind::Cem, "cem"),
+            (
+                self.cmaes.is_some() && kind != OptimizerKind::Cmaes,
+                "cmaes",
+            ),
+        ] {
+            if given {
+                bail!(
+                    "[{table}] settings are given but the optimizer is {}; set [optimizer] kind = \"{table}\" or remove them",
+                    kind.name()
+                );
+            }
+        }
+        match kind {
+            OptimizerKind::Ga => self.ga.validate()?,
+            OptimizerKind::Cem => self.cem_config().validate()?,
+            OptimizerKind::Cmaes => self.cmaes_config().validate()?,
+        }
         limits::check("generations", self.generations, &GENERATIONS)?;
         limits::check("games (per candidate)", self.games, &GAMES)?;
         limits::check("validation_games", self.validation_games, &HELD_OUT_GAMES)?;
@@ -265,12 +298,77 @@ impl RunConfig {
         format!("{}-{}", self.game.name(), self.name)
     }
 
+    /// The cross-entropy settings in force (the defaults where the config gives none).
+    pub fn cem_config(&self) -> CemConfig {
+        self.cem.clone().unwrap_or_default()
+    }
+
+    /// CMA-ES's settings in force (the defaults where the config gives none).
+    pub fn cmaes_config(&self) -> CmaesConfig {
+        self.cmaes.clone().unwrap_or_default()
+    }
+
+    /// The chosen optimiser's table filled in, so that run.toml states every setting the run
+    /// used.
+    pub fn resolved(mut self) -> RunConfig {
+        match self.optimizer.kind {
+            OptimizerKind::Ga => {}
+            OptimizerKind::Cem => self.cem = Some(self.cem_config()),
+            OptimizerKind::Cmaes => self.cmaes = Some(self.cmaes_config()),
+        }
+        self
+    }
+
+    /// Candidates per generation for `features` tuned features (CMA-ES with restarts: the
+    /// largest population a restart may reach).
+    pub fn population(&self, features: usize) -> usize {
+        match self.optimizer.kind {
+            OptimizerKind::Ga => self.ga.population,
+            OptimizerKind::Cem => self.cem_config().population,
+            OptimizerKind::Cmaes => {
+                let c = self.cmaes_config();
+                if c.restarts {
+                    crate::tune::cmaes::MAX_POPULATION
+                } else {
+                    c.lambda(features)
+                }
+            }
+        }
+    }
+
+    /// A first state of the chosen optimiser for `dimension` features, from `start` if given.
+    fn new_optimizer(&self, dimension: usize, start: Option<&[f64]>) -> OptimizerState {
+        let mut rng = stream(self.seed, Purpose::Population, 0, 0);
+        match self.optimizer.kind {
+            OptimizerKind::Ga => OptimizerState::Ga(GeneticAlgorithm::new(
+                self.ga.clone(),
+                dimension,
+                start,
+                &mut rng,
+            )),
+            OptimizerKind::Cem => OptimizerState::Cem(CrossEntropy::new(
+                self.cem_config(),
+                dimension,
+                start,
+                true,
+                &mut rng,
+            )),
+            OptimizerKind::Cmaes => OptimizerState::Cmaes(Cmaes::new(
+                self.cmaes_config(),
+                dimension,
+                start,
+                true,
+                &mut rng,
+            )),
+        }
+    }
+
     /// About the memory the run will hold at its largest, in bytes, for `features` tuned
     /// features: every (candidate, game) result of a generation at once (gathered, then
     /// collected), the held-out results, and the population and history with their JSON.
     fn memory_needed(&self, features: usize) -> u64 {
         const RESULT: u64 = 40;
-        let candidates = self.ga.population as u64;
+        let candidates = self.population(features) as u64;
         let weights = features as u64 * 8 * 4;
         candidates * self.games * RESULT
             + 2 * self.final_games * RESULT
@@ -349,7 +447,9 @@ pub fn evolve<G: Game + Clone>(
         config.memory_needed(indices.len()),
         &format!(
             "a run of {} candidates × {} games over {} generations",
-            config.ga.population, config.games, config.generations
+            config.population(indices.len()),
+            config.games,
+            config.generations
         ),
     )?;
     let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
@@ -398,9 +498,7 @@ pub fn evolve<G: Game + Clone>(
     let mut checkpoint = if resume {
         resume_from(dir, config, &names)?
     } else {
-        let mut rng = stream(config.seed, Purpose::Population, 0, 0);
-        let optimizer =
-            GeneticAlgorithm::new(config.ga.clone(), names.len(), start.as_deref(), &mut rng);
+        let optimizer = config.new_optimizer(names.len(), start.as_deref());
         write_atomic(&dir.join("run.toml"), config.to_toml_in(dir)?.as_bytes())?;
         let checkpoint = Checkpoint {
             next_generation: 0,
@@ -474,7 +572,15 @@ pub fn evolve<G: Game + Clone>(
         let summary = Summary::of(&scores.fitness);
         let best_index = rank(&scores.fitness)[0];
         checkpoint.evaluations += scores.games;
-        let best_weights = checkpoint.optimizer.ask()[best_index].clone();
+        // The incumbent: the GA's best candidate, CE's and CMA-ES's mean (unit length, as the
+        // candidates are).
+        let (best_weights, sigma) = match checkpoint.optimizer.mean() {
+            Some(mut mean) => {
+                crate::tune::normalise(&mut mean);
+                (mean, Some(checkpoint.optimizer.sigma()))
+            }
+            None => (checkpoint.optimizer.ask()[best_index].clone(), None),
+        };
         let validate = (g + 1) % config.validate_every == 0 || g + 1 == config.generations;
         let validation = if validate {
             let player = Player::new(
@@ -495,6 +601,7 @@ pub fn evolve<G: Game + Clone>(
             std: summary.std,
             validation,
             best_weights,
+            sigma,
         });
         let mut rng = stream(config.seed, Purpose::Breeding, g, 0);
         checkpoint.optimizer.tell(&scores.fitness, &mut rng);
@@ -662,7 +769,7 @@ fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Ch
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot resume from {}", path.display()))?;
     let expected = Expected {
-        ga: &config.ga,
+        config,
         features,
         generations: config.generations,
         history_csv: history.as_deref(),

@@ -33,6 +33,20 @@ population = 8
 elitism = 1
 "#;
 
+/// The config with `kind` as its optimiser, each with settings that fit the small run.
+fn with_optimizer(config: &str, kind: &str) -> String {
+    let settings = match kind {
+        "ga" => "",
+        "cem" => "\n[cem]\npopulation = 10\nelite_fraction = 0.3\n",
+        "cmaes" => "\n[cmaes]\npopulation = 8\n",
+        _ => unreachable!("no optimizer {kind}"),
+    };
+    format!("{config}\n[optimizer]\nkind = \"{kind}\"\n{settings}")
+}
+
+/// Every optimiser the runs below are repeated with.
+const OPTIMIZERS: [&str; 3] = ["ga", "cem", "cmaes"];
+
 fn write_config(dir: &Path, text: &str) {
     fs::write(dir.join("run.config.toml"), text).unwrap();
 }
@@ -58,23 +72,33 @@ fn read(dir: &Path, name: &str) -> String {
 
 #[test]
 fn same_config_same_bytes_with_one_or_two_threads() {
-    let dir = tempfile::tempdir().unwrap();
-    write_config(dir.path(), CONFIG);
-    let a = evolve(dir.path(), &["--threads", "1", "--out", "a"]);
-    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
-    let b = evolve(dir.path(), &["--threads", "2", "--out", "b"]);
-    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
-    for name in [
-        "history.csv",
-        "best.toml",
-        "checkpoint.json",
-        "fitness.svg",
-        "weights.svg",
-    ] {
+    for kind in OPTIMIZERS {
+        let dir = tempfile::tempdir().unwrap();
+        write_config(dir.path(), &with_optimizer(CONFIG, kind));
+        let a = evolve(dir.path(), &["--threads", "1", "--out", "a"]);
+        assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+        let b = evolve(dir.path(), &["--threads", "2", "--out", "b"]);
+        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+        for name in [
+            "history.csv",
+            "best.toml",
+            "checkpoint.json",
+            "fitness.svg",
+            "weights.svg",
+        ] {
+            assert_eq!(
+                read(&dir.path().join("a"), name),
+                read(&dir.path().join("b"), name),
+                "{kind}: {name} differs between 1 and 2 threads"
+            );
+        }
+        // CE and CMA-ES record their step size; the GA's history keeps its columns.
+        let header = read(&dir.path().join("a"), "history.csv");
+        let header = header.lines().next().unwrap();
         assert_eq!(
-            read(&dir.path().join("a"), name),
-            read(&dir.path().join("b"), name),
-            "{name} differs between 1 and 2 threads"
+            header.contains(",validation,sigma,"),
+            kind != "ga",
+            "{kind}: {header}"
         );
     }
 }
@@ -196,6 +220,12 @@ fn best_weights_replay_to_the_recorded_validation() {
 
 #[test]
 fn resume_after_kill_gives_the_same_result() {
+    for kind in OPTIMIZERS {
+        resume_after_kill(kind);
+    }
+}
+
+fn resume_after_kill(kind: &str) {
     let dir = tempfile::tempdir().unwrap();
     // Start from El-Tetris's weights so every game plays its 3,000 pieces: generations take
     // long enough for the kill to land mid-run.
@@ -212,7 +242,7 @@ fn resume_after_kill_gives_the_same_result() {
             "features = [\"landing_height\", \"lines_cleared\"",
         )
         .replace(", \"hole_depth\", \"rows_with_holes\"]", "]");
-    write_config(dir.path(), &config);
+    write_config(dir.path(), &with_optimizer(&config, kind));
     let whole = evolve(dir.path(), &["--out", "whole"]);
     assert!(
         whole.status.success(),
@@ -257,7 +287,7 @@ fn resume_after_kill_gives_the_same_result() {
         assert_eq!(
             read(&dir.path().join("whole"), name),
             read(&dir.path().join("cut"), name),
-            "{name} differs after resume"
+            "{kind}: {name} differs after resume"
         );
     }
 }

@@ -5,6 +5,9 @@ use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
 use crate::run::{RunConfig, evolve, is_finished};
+use crate::tune::OptimizerKind;
+use crate::tune::cem::CemConfig;
+use crate::tune::cmaes::CmaesConfig;
 use crate::with_game;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
@@ -23,7 +26,11 @@ pub struct EvolveArgs {
     /// Features to tune, comma-separated (default: all of the game's).
     #[arg(long, value_delimiter = ',')]
     pub features: Option<Vec<String>>,
-    /// Candidates per generation (2 to 10,000).
+    /// Optimiser: ga (genetic algorithm, the default), cem (noisy cross-entropy) or cmaes
+    /// (CMA-ES); its settings are the config's [ga], [cem] or [cmaes] table.
+    #[arg(long, value_enum)]
+    pub optimizer: Option<OptimizerKind>,
+    /// Candidates per generation (2 to 10,000) of the chosen optimiser.
     #[arg(long)]
     pub population: Option<usize>,
     /// Generations to evolve (1 to 1,000,000).
@@ -103,7 +110,26 @@ impl EvolveArgs {
         c.game.allow_topout |= g.allow_topout;
         c.game.preview |= g.preview;
         set!(c.features, self.features);
-        set!(c.ga.population, self.population);
+        if let Some(kind) = self.optimizer {
+            c.optimizer.kind = kind;
+        }
+        if let Some(p) = self.population {
+            match c.optimizer.kind {
+                OptimizerKind::Ga => c.ga.population = p,
+                OptimizerKind::Cem => {
+                    c.cem = Some(CemConfig {
+                        population: p,
+                        ..c.cem_config()
+                    })
+                }
+                OptimizerKind::Cmaes => {
+                    c.cmaes = Some(CmaesConfig {
+                        population: p,
+                        ..c.cmaes_config()
+                    })
+                }
+            }
+        }
         set!(c.generations, self.generations);
         set!(c.games, self.games);
         set!(c.max_pieces, self.max_pieces);
@@ -115,7 +141,7 @@ impl EvolveArgs {
             c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
         }
         c.ga.tournament = c.ga.tournament.min(c.ga.population.max(1));
-        Ok(c)
+        Ok(c.resolved())
     }
 }
 
@@ -127,6 +153,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
                 || args.game != GameSpec::default()
                 || args.features.is_some()
                 || args.population.is_some()
+                || args.optimizer.is_some()
                 || args.generations.is_some()
                 || args.games.is_some()
                 || args.max_pieces.is_some()

@@ -2,7 +2,7 @@
 //! Gaussian per weight, refitted each generation to the best fraction of its samples, with
 //! noise added to the variances so that the search does not collapse early.
 
-use super::{Optimizer, first_point, gaussian, normalise, rank};
+use super::{Optimizer, check_vectors, first_point, gaussian, normalise, rank};
 use anyhow::{Result, bail};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -121,6 +121,29 @@ impl CrossEntropy {
         };
         cem.sample(rng);
         cem
+    }
+
+    /// Checks a state read back from a checkpoint against the run's settings.
+    pub fn check(&self, config: &CemConfig, dimension: usize) -> Result<()> {
+        if self.config != *config {
+            bail!("its [cem] settings differ from run.toml's");
+        }
+        if self.samples.len() != config.population || self.asked.len() != config.population {
+            bail!(
+                "it holds {} samples, run.toml says {}",
+                self.samples.len(),
+                config.population
+            );
+        }
+        if self.variance.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+            bail!("a variance is not a finite number ≥ 0");
+        }
+        let vectors = [&self.mean, &self.variance].into_iter();
+        check_vectors(
+            vectors.chain(&self.samples).chain(&self.asked),
+            dimension,
+            self.sigma(),
+        )
     }
 
     fn sample(&mut self, rng: &mut ChaCha8Rng) {

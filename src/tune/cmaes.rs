@@ -6,7 +6,7 @@
 //! crate: the crates draw from their own generators and keep state that cannot be written into
 //! our checkpoint, and a run must reproduce from its seed and resume to the same bytes.
 
-use super::{Optimizer, first_point, gaussian, normalise, rank};
+use super::{Optimizer, check_vectors, first_point, gaussian, normalise, rank};
 use anyhow::{Result, bail};
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use rand_chacha::ChaCha8Rng;
@@ -164,6 +164,34 @@ impl Cmaes {
         };
         cmaes.sample(&eigen(&cmaes.cov, dimension), rng);
         cmaes
+    }
+
+    /// Checks a state read back from a checkpoint against the run's settings.
+    pub fn check(&self, config: &CmaesConfig, dimension: usize) -> Result<()> {
+        if self.config != *config {
+            bail!("its [cmaes] settings differ from run.toml's");
+        }
+        let n = dimension;
+        if self.lambda < 2
+            || self.lambda > MAX_POPULATION
+            || self.samples.len() != self.lambda
+            || self.asked.len() != self.lambda
+        {
+            bail!(
+                "it holds {} samples for a population of {}",
+                self.samples.len(),
+                self.lambda
+            );
+        }
+        if self.cov.len() != n * n || self.cov.iter().any(|x| !x.is_finite()) {
+            bail!("its covariance matrix is not {n} × {n} finite numbers");
+        }
+        let vectors = [&self.mean, &self.path_sigma, &self.path_c].into_iter();
+        check_vectors(
+            vectors.chain(&self.samples).chain(&self.asked),
+            n,
+            self.sigma,
+        )
     }
 
     /// Restarts so far.

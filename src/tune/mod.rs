@@ -11,6 +11,7 @@ pub mod ga;
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 /// One step-wise optimiser: the candidates of this generation, then their fitness.
 pub trait Optimizer {
@@ -73,4 +74,125 @@ pub fn normalise(w: &mut [f64]) {
             *x /= norm;
         }
     }
+}
+
+/// Which optimiser a run uses: `[optimizer] kind` in a run config, `evolve --optimizer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerKind {
+    /// The genetic algorithm (`[ga]`).
+    #[default]
+    Ga,
+    /// The noisy cross-entropy method (`[cem]`).
+    Cem,
+    /// CMA-ES (`[cmaes]`).
+    Cmaes,
+}
+
+impl OptimizerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OptimizerKind::Ga => "ga",
+            OptimizerKind::Cem => "cem",
+            OptimizerKind::Cmaes => "cmaes",
+        }
+    }
+}
+
+/// The optimisers' settings as a run config holds them: the kind, and each kind's own table
+/// (only the chosen kind's may be given).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OptimizerSpec {
+    pub kind: OptimizerKind,
+}
+
+/// Any optimiser's whole state, tagged with its kind: what a checkpoint stores, so a resumed
+/// run continues the same optimiser and a checkpoint of another kind is refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum OptimizerState {
+    Ga(ga::GeneticAlgorithm),
+    Cem(cem::CrossEntropy),
+    Cmaes(cmaes::Cmaes),
+}
+
+impl OptimizerState {
+    pub fn kind(&self) -> OptimizerKind {
+        match self {
+            OptimizerState::Ga(_) => OptimizerKind::Ga,
+            OptimizerState::Cem(_) => OptimizerKind::Cem,
+            OptimizerState::Cmaes(_) => OptimizerKind::Cmaes,
+        }
+    }
+
+    /// Checks a state read back from a checkpoint against the run's settings for `dimension`
+    /// features; a state that passes can be asked and told without a panic.
+    pub fn check(
+        &self,
+        ga: &ga::GaConfig,
+        cem: &cem::CemConfig,
+        cmaes: &cmaes::CmaesConfig,
+        dimension: usize,
+    ) -> anyhow::Result<()> {
+        match self {
+            OptimizerState::Ga(o) => o.check(ga, dimension),
+            OptimizerState::Cem(o) => o.check(cem, dimension),
+            OptimizerState::Cmaes(o) => o.check(cmaes, dimension),
+        }
+    }
+
+    fn inner(&self) -> &dyn Optimizer {
+        match self {
+            OptimizerState::Ga(o) => o,
+            OptimizerState::Cem(o) => o,
+            OptimizerState::Cmaes(o) => o,
+        }
+    }
+}
+
+impl Optimizer for OptimizerState {
+    fn ask(&self) -> &[Vec<f64>] {
+        self.inner().ask()
+    }
+
+    fn tell(&mut self, fitness: &[f64], rng: &mut ChaCha8Rng) {
+        match self {
+            OptimizerState::Ga(o) => o.tell(fitness, rng),
+            OptimizerState::Cem(o) => o.tell(fitness, rng),
+            OptimizerState::Cmaes(o) => o.tell(fitness, rng),
+        }
+    }
+
+    fn mean(&self) -> Option<Vec<f64>> {
+        self.inner().mean()
+    }
+
+    fn sigma(&self) -> f64 {
+        self.inner().sigma()
+    }
+}
+
+/// Checks that a state read back from a checkpoint can be asked and told: every vector of
+/// `dimension` finite weights, and a finite step size.
+pub(crate) fn check_vectors<'a>(
+    vectors: impl IntoIterator<Item = &'a Vec<f64>>,
+    dimension: usize,
+    sigma: f64,
+) -> anyhow::Result<()> {
+    for w in vectors {
+        if w.len() != dimension {
+            anyhow::bail!(
+                "a vector has {} weights, the run tunes {dimension} features",
+                w.len()
+            );
+        }
+        if w.iter().any(|x| !x.is_finite()) {
+            anyhow::bail!("a vector has a weight that is not a finite number");
+        }
+    }
+    if !(sigma.is_finite() && sigma >= 0.0) {
+        anyhow::bail!("its step size {sigma} is not a finite number ≥ 0");
+    }
+    Ok(())
 }

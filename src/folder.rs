@@ -131,7 +131,7 @@ impl RunFolder {
         let refuse_finished = || {
             if finished(path) {
                 bail!(
-                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out"
+                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config {dir}/run.toml"
                 );
             }
             Ok(())

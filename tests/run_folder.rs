@@ -175,7 +175,7 @@ fn readme_commands_cannot_touch_the_shipped_runs() {
     let reports = snapshot(&root().join("reports"));
     assert_error(
         &run(&["evolve", "--resume", "reports/tetris-long"]),
-        "reports/tetris-long holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out",
+        "reports/tetris-long holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config reports/tetris-long/run.toml",
     );
     assert_error(
         &run(&[
@@ -298,7 +298,7 @@ fn resume_refuses_a_finished_run() {
     let finished = finished_run(dir.path(), "r");
     assert_error(
         &run_in(dir.path(), &["evolve", "--resume", "r"]),
-        "r holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out",
+        "r holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config r/run.toml",
     );
     assert_eq!(snapshot(&dir.path().join("r")), finished);
 }

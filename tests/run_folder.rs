@@ -121,6 +121,40 @@ fn without_out_every_run_gets_a_new_folder_and_says_where() {
     );
 }
 
+/// Two runs started at once without --out get a folder each.
+#[test]
+fn runs_started_together_get_a_folder_each() {
+    let dir = setup();
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_stacktune"))
+            .args(["evolve", "--config", "tiny.toml", "--quiet"])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (start(), start());
+    let mut reports: Vec<String> = [a, b]
+        .into_iter()
+        .map(|c| {
+            success(&c.wait_with_output().unwrap())
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    reports.sort();
+    assert_eq!(
+        reports,
+        ["report: runs/tetris-tiny", "report: runs/tetris-tiny-2"]
+    );
+    assert_eq!(
+        fs::read(dir.path().join("runs/tetris-tiny/history.csv")).unwrap(),
+        fs::read(dir.path().join("runs/tetris-tiny-2/history.csv")).unwrap()
+    );
+}
+
 /// The main job in a fresh clone, twice: `git status` stays clean (runs/ is ignored) and the
 /// shipped reference runs are not touched.
 #[test]

@@ -63,15 +63,25 @@ impl Checkpoint {
     /// Reads a checkpoint's text and checks it against `expected`; an error says what is wrong
     /// in one line.
     pub fn open(text: &str, expected: &Expected) -> Result<Checkpoint> {
+        let checkpoint = Self::unseal(text)?;
+        checkpoint.check(expected)?;
+        Ok(checkpoint)
+    }
+
+    /// The history a sealed checkpoint records, checksum checked, for reading a finished run
+    /// (its config is not consulted: nothing is resumed from it).
+    pub fn history_of(text: &str) -> Result<Vec<HistoryRow>> {
+        Ok(Self::unseal(text)?.history)
+    }
+
+    /// The state of a sealed checkpoint whose checksum matches.
+    fn unseal(text: &str) -> Result<Checkpoint> {
         let sealed: Sealed =
             serde_json::from_str(text).context("it is damaged (not a sealed checkpoint)")?;
         if crc(sealed.state.get()) != sealed.crc32 {
             bail!("it is damaged or was edited (its checksum does not match its contents)");
         }
-        let checkpoint: Checkpoint =
-            serde_json::from_str(sealed.state.get()).context("it is damaged")?;
-        checkpoint.check(expected)?;
-        Ok(checkpoint)
+        serde_json::from_str(sealed.state.get()).context("it is damaged")
     }
 
     fn check(&self, expected: &Expected) -> Result<()> {

@@ -5,6 +5,7 @@
 
 pub mod checkpoint;
 pub mod commands;
+pub mod compare;
 pub mod episode;
 pub mod eval;
 pub mod folder;

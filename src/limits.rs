@@ -15,6 +15,10 @@ pub const GAMES: RangeInclusive<u64> = 1..=100_000;
 pub const HELD_OUT_GAMES: RangeInclusive<u64> = 1..=1_000_000;
 /// Generations of a run.
 pub const GENERATIONS: RangeInclusive<u64> = 1..=1_000_000;
+/// Repeats of each config in a comparison.
+pub const REPEATS: RangeInclusive<u64> = 1..=100;
+/// Training games per run in a comparison.
+pub const GAMES_BUDGET: RangeInclusive<u64> = 1..=1_000_000_000;
 /// Worker threads (0 = one per core).
 pub const THREADS: RangeInclusive<usize> = 0..=256;
 

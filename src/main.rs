@@ -1,7 +1,7 @@
 //! The `stacktune` command line: parse, then dispatch to `stacktune::commands`.
 
 use clap::{Parser, Subcommand};
-use stacktune::commands::{evolve, moves, play, replay, solve, solve_connect, watch};
+use stacktune::commands::{compare, evolve, moves, play, replay, solve, solve_connect, watch};
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
 #[derive(Parser)]
@@ -15,6 +15,8 @@ struct Cli {
 enum Command {
     /// Evolve weights with a genetic algorithm (no arguments: the built-in Tetris 10 × 10 run).
     Evolve(evolve::EvolveArgs),
+    /// Run configs (optimisers) side by side on equal training budgets, repeated with seeds.
+    Compare(compare::CompareArgs),
     /// Play many seeded games with a weights file and summarise them.
     Play(play::PlayArgs),
     /// List every placement of a piece on a board with all features.
@@ -33,6 +35,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Evolve(args) => evolve::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Play(args) => play::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Watch(args) => watch::run(args),

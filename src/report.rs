@@ -426,3 +426,99 @@ impl Chart for WeightsChart<'_> {
         draw_legend(&legend, &entries)
     }
 }
+
+/// One point of a comparison curve: the held-out scores of a config's repeats after `games`
+/// training games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    pub games: u64,
+    pub median: f64,
+    pub q1: f64,
+    pub q3: f64,
+}
+
+/// `compare.svg`/`.png`: held-out fitness against training games played, one median line and
+/// interquartile band per config.
+pub fn plot_comparison(
+    dir: &Path,
+    title: &str,
+    measure: &str,
+    curves: &[(String, Vec<CurvePoint>)],
+) -> Result<()> {
+    write_both(
+        dir,
+        "compare",
+        &ComparisonChart {
+            title,
+            measure,
+            curves,
+        },
+    )
+}
+
+struct ComparisonChart<'a> {
+    title: &'a str,
+    measure: &'a str,
+    curves: &'a [(String, Vec<CurvePoint>)],
+}
+
+impl Chart for ComparisonChart<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE).map_err(plot_err)?;
+        let (plot, legend) =
+            root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
+        let points = self.curves.iter().flat_map(|(_, c)| c);
+        let right = points.clone().map(|p| p.games).max().unwrap_or(1).max(1);
+        let top = points.map(|p| p.q3).fold(1.0f64, f64::max) * 1.05;
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(self.title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0u64..right, 0.0..top)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("training games played")
+            .y_desc(format!("held-out mean {} per game", self.measure))
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 18))
+            .draw()
+            .map_err(plot_err)?;
+        let mut entries = Vec::new();
+        // Strong colours that stay apart on white; bands are the same colours, faint.
+        const COLOURS: [(u8, u8, u8); 6] = [
+            (214, 39, 40),
+            (31, 119, 180),
+            (44, 160, 44),
+            (148, 103, 189),
+            (255, 127, 14),
+            (140, 86, 75),
+        ];
+        for (i, (label, curve)) in self.curves.iter().enumerate() {
+            let (r, g, b) = COLOURS[i % COLOURS.len()];
+            let color = RGBColor(r, g, b).to_rgba();
+            let band: Vec<(u64, f64)> = curve
+                .iter()
+                .map(|p| (p.games, p.q3))
+                .chain(curve.iter().rev().map(|p| (p.games, p.q1)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, color.mix(0.15))))
+                .map_err(plot_err)?;
+            let line: Vec<(u64, f64)> = curve.iter().map(|p| (p.games, p.median)).collect();
+            chart
+                .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))
+                .map_err(plot_err)?;
+            chart
+                .draw_series(line.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(plot_err)?;
+            entries.push((Key::Line(color, 2), format!("{label} (median)")));
+            entries.push((Key::Band(color.mix(0.15)), format!("{label} (quartiles)")));
+        }
+        draw_legend(&legend, &entries)
+    }
+}

@@ -57,8 +57,34 @@ impl Summary {
     }
 }
 
+/// The `q` quantile of `values` (0 ≤ q ≤ 1), interpolating linearly between order statistics
+/// (R's type 7, numpy's default); 0 for an empty sample.
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let Some(last) = sorted.len().checked_sub(1) else {
+        return 0.0;
+    };
+    let h = q.clamp(0.0, 1.0) * last as f64;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
 #[cfg(test)]
 mod tests {
+    /// numpy.quantile([1, 2, 4, 8, 16], [0.25, 0.5, 0.75]) = 2, 4, 8; of [1, 2, 3, 4] at 0.25,
+    /// 1.75 (worked by hand: position 0.75 between 1 and 2).
+    #[test]
+    fn quantiles_interpolate_between_order_statistics() {
+        let v = [16.0, 1.0, 8.0, 2.0, 4.0];
+        assert_eq!(
+            [0.25, 0.5, 0.75].map(|q| super::quantile(&v, q)),
+            [2.0, 4.0, 8.0]
+        );
+        assert_eq!(super::quantile(&[1.0, 2.0, 3.0, 4.0], 0.25), 1.75);
+        assert_eq!(super::quantile(&[], 0.5), 0.0);
+    }
+
     use super::*;
 
     #[test]

@@ -325,3 +325,27 @@ fn watch_shows_hold_and_previews() {
         "{text}"
     );
 }
+
+#[test]
+fn shipped_weights_play_a_reproducible_contest_game() {
+    // The file names its rules; level 2 is the default.
+    let out = json(&run(&[
+        "play",
+        "--weights",
+        "weights/contest/one-ply-l2.toml",
+        "--seed",
+        "1",
+        "--games",
+        "2",
+        "--json",
+        "--quiet",
+    ]));
+    let scores: Vec<f64> = out["per_game"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores, [20075.0, 21170.0]);
+    assert_eq!(out["per_game"][0]["tetrises"], 9);
+}

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// Where runs go without `--out`: a folder of the user's, listed in .gitignore in the
 /// repository, apart from the shipped reference runs in reports/.
-const RUNS: &str = "runs";
+pub(crate) const RUNS: &str = "runs";
 
 #[derive(clap::Args, Debug, Default)]
 pub struct EvolveArgs {

@@ -1,5 +1,6 @@
 //! One module per CLI command: its flags (clap) and what it does. `main.rs` only dispatches.
 
+pub mod compare;
 pub mod evolve;
 pub mod moves;
 pub mod play;

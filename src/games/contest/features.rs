@@ -9,7 +9,7 @@ use crate::games::tetris::board::{
 };
 
 /// What this ruleset adds to the research features.
-const EXTRA: [&str; 10] = [
+const EXTRA: [&str; 12] = [
     "clears_1",
     "clears_2",
     "clears_3",
@@ -20,6 +20,8 @@ const EXTRA: [&str; 10] = [
     "deepest_well",
     "i_held",
     "game_over",
+    "almost_full_rows",
+    "spawn_height",
 ];
 
 const COUNT: usize = RESEARCH.len() + EXTRA.len();
@@ -47,6 +49,10 @@ const HOLES_CREATED: usize = DROP_BONUS + 1;
 const DEEPEST_WELL: usize = HOLES_CREATED + 1;
 const I_HELD: usize = DEEPEST_WELL + 1;
 const GAME_OVER: usize = I_HELD + 1;
+const ALMOST_FULL_ROWS: usize = GAME_OVER + 1;
+const SPAWN_HEIGHT: usize = ALMOST_FULL_ROWS + 1;
+/// The columns every piece covers at the spawn: a spawn fails when one is stacked to the top.
+const SPAWN_COLUMNS: std::ops::Range<usize> = 4..7;
 
 /// The research board features (those the research board computes on its own).
 const BOARD_FEATURES: FeatureMask = ((1 << RESEARCH.len()) - 1) & !MOVE_FEATURES;
@@ -137,18 +143,42 @@ pub fn compute(
     }
     out.0[I_HELD] = (placed.hold == I) as u8 as f64;
     out.0[GAME_OVER] = placed.game_over as u8 as f64;
+    if mask & 1 << ALMOST_FULL_ROWS != 0 {
+        out.0[ALMOST_FULL_ROWS] = almost_full_rows(board) as f64;
+    }
+    if mask & 1 << SPAWN_HEIGHT != 0 {
+        out.0[SPAWN_HEIGHT] = SPAWN_COLUMNS.map(|x| height(board, x)).max().unwrap_or(0) as f64;
+    }
+}
+
+/// Rows above the floor of a column: the index of its top cell + 1.
+#[inline(always)]
+fn height(board: &Board, x: usize) -> u32 {
+    64 - board.column(x).leading_zeros()
+}
+
+/// Rows missing exactly one cell: what one more piece may clear.
+fn almost_full_rows(board: &Board) -> u32 {
+    let rows = (1u64 << HEIGHT) - 1;
+    // Bit-sliced count of empty cells per row, saturating at two.
+    let (mut one, mut two) = (0u64, 0u64);
+    for x in 0..WIDTH {
+        let empty = !board.column(x) & rows;
+        two |= one & empty;
+        one |= empty;
+    }
+    (one & !two).count_ones()
 }
 
 /// The depth of the deepest well: how far a column lies below the lower of its neighbours
 /// (the walls count as the full height).
 fn deepest_well(board: &Board) -> u32 {
-    let height = |x: usize| 64 - board.column(x).leading_zeros();
     let mut deepest = 0;
     let mut left = HEIGHT as u32;
     for x in 0..WIDTH {
-        let h = height(x);
+        let h = height(board, x);
         let right = if x + 1 < WIDTH {
-            height(x + 1)
+            height(board, x + 1)
         } else {
             HEIGHT as u32
         };
@@ -176,5 +206,10 @@ mod tests {
         }
         // Column 0 is empty between the wall and a stack of three.
         assert_eq!(deepest_well(&board), 3);
+        assert_eq!(almost_full_rows(&board), 3);
+        board.fill(0, 0b1);
+        assert_eq!(almost_full_rows(&board), 2);
+        board.fill(3, 0b1000);
+        assert_eq!(almost_full_rows(&board), 2);
     }
 }

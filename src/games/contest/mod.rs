@@ -85,7 +85,7 @@ impl Contest {
     /// The contest seed of episode `index`.
     fn seed_of(&self, index: u64, rng: &mut ChaCha8Rng) -> u64 {
         match self.first_seed {
-            Some(first) => first + index,
+            Some(first) => first.wrapping_add(index),
             // Seed 0 would be the fixed piece cycle: training draws random games only.
             None => rng.random_range(1..u32::MAX as u64),
         }
@@ -114,6 +114,8 @@ impl Contest {
         before: &Before,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
+        let mut begun = *position;
+        rules::begin(&mut begun, hold);
         let board = &position.board;
         let mut seen = 0u8;
         for rotation in 0..4 {
@@ -125,28 +127,31 @@ impl Contest {
             seen |= 1 << shape.canonical;
             let (left, right) = rules::reach(board, shape);
             for x in left..=right {
+                // What `settle` does for this request, the rotation and shifts done once.
+                let landing = rules::drop_from_spawn(board, state, shape, x);
+                let mut after = begun;
+                let turn = self.rules.locked(&mut after, piece, landing);
                 let request = Request {
                     hold,
                     rotation,
                     x: x as u8,
                 };
-                self.visit_request(position, request, mask, before, visit);
+                self.visit_turn(request, after, &turn, mask, before, visit);
             }
         }
     }
 
-    /// Plays `request` on a copy of `position` and visits it with its features.
+    /// Visits a move whose turn left `after` (before any game-over reset) with its features.
     #[inline(always)]
-    fn visit_request(
+    fn visit_turn(
         &self,
-        position: &Position,
         request: Request,
+        mut after: Position,
+        turn: &Turn,
         mask: FeatureMask,
         before: &Before,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
-        let mut after = *position;
-        let turn = self.rules.settle(&mut after, request);
         let placed = Placed {
             landing: turn
                 .landing
@@ -163,7 +168,7 @@ impl Contest {
             after.board = Board::empty(WIDTH, HEIGHT);
         }
         rules::advance(&mut after, 0);
-        visit(request, &after, &self.outcome(&turn, &after), &values);
+        visit(request, &after, &self.outcome(turn, &after), &values);
     }
 
     /// Plays one episode from a contest stream, counting what `play` reports per game.
@@ -236,7 +241,9 @@ impl Game for Contest {
                 rotation: 0,
                 x: rules::SPAWN_X as u8,
             };
-            self.visit_request(position, stash, mask, &before, visit);
+            let mut after = *position;
+            let turn = self.rules.settle(&mut after, stash);
+            self.visit_turn(stash, after, &turn, mask, &before, visit);
         } else if position.hold != position.current {
             self.each_landing(position, true, position.hold, mask, &before, visit);
         }
@@ -273,8 +280,13 @@ impl Game for Contest {
     }
 
     fn describe_episode(&self, index: u64) -> Option<String> {
-        self.first_seed
-            .map(|s| format!("contest seed {}, level {}", s + index, self.rules.level))
+        self.first_seed.map(|s| {
+            format!(
+                "contest seed {}, level {}",
+                s.wrapping_add(index),
+                self.rules.level
+            )
+        })
     }
 
     fn detail_names(&self) -> &'static [&'static str] {
@@ -354,5 +366,30 @@ mod tests {
         let mut none = 0;
         game.for_each_move(&position, 0, &mut |_, _, _, _| none += 1);
         assert_eq!(none, 0);
+    }
+
+    #[test]
+    fn apply_plays_the_same_rules_from_a_chacha_stream() {
+        use rand::SeedableRng;
+        let game = Contest::new(3, false).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut position = game.start(&mut rng);
+        // Ten rows of obstacles, 40 % full on average.
+        assert!((10..=90).contains(&position.board.cell_count()));
+        let mut turns = 0;
+        loop {
+            let mut first = None;
+            game.for_each_move(&position, 0, &mut |mv, _, _, _| {
+                first.get_or_insert(mv);
+            });
+            turns += 1;
+            if game
+                .apply(&mut position, first.unwrap(), &mut rng)
+                .game_over
+            {
+                break;
+            }
+        }
+        assert_eq!(turns, TURNS);
     }
 }

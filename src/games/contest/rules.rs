@@ -177,6 +177,20 @@ pub struct Turn {
     pub points: i32,
 }
 
+impl Turn {
+    /// A turn that has done nothing yet.
+    const NOTHING: Turn = Turn {
+        landing: None,
+        piece: 0,
+        full: 0,
+        lines: 0,
+        game_over: false,
+        overlap_spawn: false,
+        all_clear: false,
+        points: 0,
+    };
+}
+
 /// The settings that change the rules: the level and the July-2023 all-clear bonus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -254,7 +268,12 @@ pub fn land(board: &Board, piece: u8, rotation: u8, x: u8) -> Landing {
     let state = rotate(board, piece, rotation);
     let shape = &SHAPES[piece as usize][state as usize];
     let (left, right) = reach(board, shape);
-    let x = (x as i32).clamp(left, right);
+    drop_from_spawn(board, state, shape, (x as i32).clamp(left, right))
+}
+
+/// The hard drop of a piece in `state` (cells `shape`) shifted to column `x` at the spawn row.
+#[inline(always)]
+pub fn drop_from_spawn(board: &Board, state: u8, shape: &Shape, x: i32) -> Landing {
     let drop = drop_distance(board, shape, x, SPAWN_Y);
     Landing {
         state,
@@ -361,28 +380,28 @@ impl Rules {
     /// caller's to draw, so features may still read the locked board.
     #[inline(always)]
     pub fn settle(&self, position: &mut Position, request: Request) -> Turn {
-        let mut turn = Turn {
-            landing: None,
-            piece: 0,
-            full: 0,
-            lines: 0,
-            game_over: false,
-            overlap_spawn: false,
-            all_clear: false,
-            points: 0,
-        };
-        position.turn += 1;
-        let mut piece = position.current;
-        if request.hold {
-            if position.hold == 0 {
-                position.hold = piece;
-                self.check_spawn(position, &mut turn);
-                return turn;
+        match begin(position, request.hold) {
+            None => self.stashed(position),
+            Some(piece) => {
+                let landing = land(&position.board, piece, request.rotation, request.x);
+                self.locked(position, piece, landing)
             }
-            // A swap: the held piece plays this turn from the spawn, no collision check.
-            std::mem::swap(&mut position.hold, &mut piece);
         }
-        let landing = land(&position.board, piece, request.rotation, request.x);
+    }
+
+    /// The rest of an empty-hold turn after [`begin`]: nothing placed, the next piece spawns.
+    #[inline(always)]
+    pub fn stashed(&self, position: &mut Position) -> Turn {
+        let mut turn = Turn::NOTHING;
+        self.check_spawn(position, &mut turn);
+        turn
+    }
+
+    /// The rest of a turn after [`begin`] once `piece` has landed: the lock, its points and
+    /// the next spawn.
+    #[inline(always)]
+    pub fn locked(&self, position: &mut Position, piece: u8, landing: Landing) -> Turn {
+        let mut turn = Turn::NOTHING;
         let shape = &SHAPES[piece as usize][landing.state as usize];
         let full = lock(&mut position.board, shape, landing.x, landing.y);
         turn.full = full;
@@ -413,6 +432,23 @@ impl Rules {
             }
         }
     }
+}
+
+/// Starts a turn: counts it and applies hold. The piece to move, or `None` on an empty-hold
+/// turn (the current piece went to hold); on a swap the held piece plays, put at the spawn
+/// without a collision check.
+#[inline(always)]
+pub fn begin(position: &mut Position, hold: bool) -> Option<u8> {
+    position.turn += 1;
+    let mut piece = position.current;
+    if hold {
+        if position.hold == 0 {
+            position.hold = piece;
+            return None;
+        }
+        std::mem::swap(&mut position.hold, &mut piece);
+    }
+    Some(piece)
 }
 
 /// The next piece spawns and `drawn` joins the previews.

@@ -1,0 +1,245 @@
+//! Comparing run configs (optimisers, settings) on equal budgets: each config evolves `repeats`
+//! times on the same number of training games, and their held-out curves are set side by side.
+//!
+//! Repeat r of every config uses the config's seed + r, so the configs of one repeat train on
+//! the same games (common random numbers) and differ only in how they search.
+
+use crate::folder::RunFolder;
+use crate::fsutil::write_atomic;
+use crate::game::Game;
+use crate::progress::Mode;
+use crate::report::{CurvePoint, HistoryRow, plot_comparison};
+use crate::run::{RunConfig, evolve};
+use crate::stats::quantile;
+use crate::with_game;
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Held-out measurements each run makes: enough points for a curve, few enough that
+/// validating costs little next to training.
+const POINTS_PER_RUN: u64 = 10;
+
+/// One config of a comparison, by the name its runs and rows carry.
+pub struct Entrant {
+    pub label: String,
+    pub config: RunConfig,
+}
+
+impl Entrant {
+    /// The configs `paths` name, labelled by file stem (`-2`, `-3`, ... when stems repeat).
+    pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Entrant>> {
+        let mut entrants: Vec<Entrant> = Vec::new();
+        for path in paths {
+            let config = RunConfig::load(path)?;
+            config
+                .validate()
+                .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
+            let stem = path
+                .file_stem()
+                .map_or("config".into(), |s| s.to_string_lossy().into_owned());
+            let taken = |l: &str| entrants.iter().any(|e| e.label == l);
+            let label = (1..)
+                .map(|n| match n {
+                    1 => stem.clone(),
+                    n => format!("{stem}-{n}"),
+                })
+                .find(|l| !taken(l))
+                .expect("some label is free");
+            entrants.push(Entrant { label, config });
+        }
+        Ok(entrants)
+    }
+}
+
+/// One held-out measurement of one run: what `points.csv` lists.
+#[derive(Clone, Debug, Serialize)]
+pub struct Point {
+    pub config: String,
+    pub optimizer: String,
+    pub repeat: u64,
+    pub generation: u64,
+    /// Training games played by then.
+    pub games: u64,
+    pub held_out: f64,
+}
+
+/// One config's outcome over its repeats: a row of `summary.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryRow {
+    pub config: String,
+    pub optimizer: String,
+    pub repeats: u64,
+    /// Training games each run played (at most the budget: whole generations only).
+    pub games: u64,
+    pub generations: u64,
+    /// The final best weights' held-out means over the repeats.
+    pub final_median: f64,
+    pub final_q1: f64,
+    pub final_q3: f64,
+    pub final_best: f64,
+}
+
+/// The config as one repeat of a comparison runs it: its seed moved by `repeat`, as many whole
+/// generations as fit in `budget` training games, and held-out points along the way.
+pub fn repeat_config(config: &RunConfig, repeat: u64, budget: u64) -> Result<RunConfig> {
+    let features = features_tuned(config)?;
+    let per_generation = config.population(features) as u64 * config.games;
+    let generations = budget / per_generation.max(1);
+    if generations == 0 {
+        bail!(
+            "config {}: one generation plays {per_generation} games, more than the budget of {budget}",
+            config.name
+        );
+    }
+    Ok(RunConfig {
+        name: format!("{}-r{repeat}", config.name),
+        seed: config.seed + repeat,
+        generations,
+        validate_every: (generations / POINTS_PER_RUN).max(1),
+        ..config.clone()
+    })
+}
+
+fn features_tuned(config: &RunConfig) -> Result<usize> {
+    if !config.features.is_empty() {
+        return Ok(config.features.len());
+    }
+    let game = config.game.build()?;
+    Ok(with_game!(&game, g => g.feature_names().len()))
+}
+
+/// Runs every entrant `repeats` times on `budget` training games each inside `dir`, then
+/// writes `points.csv`, `summary.csv` and the comparison plot there.
+pub fn compare(
+    dir: &Path,
+    entrants: &[Entrant],
+    repeats: u64,
+    budget: u64,
+    threads: Option<usize>,
+    mode: Mode,
+) -> Result<Vec<SummaryRow>> {
+    // Every config is checked before the first game is played.
+    let plans: Vec<Vec<RunConfig>> = entrants
+        .iter()
+        .map(|e| {
+            (0..repeats)
+                .map(|r| {
+                    let mut c = repeat_config(&e.config, r, budget)?;
+                    if let Some(t) = threads {
+                        c.threads = t;
+                    }
+                    c.validate()?;
+                    Ok(c)
+                })
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<_>>()?;
+    let mut points = Vec::new();
+    let mut summary = Vec::new();
+    for (entrant, configs) in entrants.iter().zip(&plans) {
+        let optimizer = entrant.config.optimizer.kind.name().to_string();
+        let mut finals = Vec::new();
+        for (r, config) in configs.iter().enumerate() {
+            if mode != Mode::Quiet {
+                eprintln!(
+                    "{}: repeat {}/{repeats}, {} generations",
+                    entrant.label,
+                    r + 1,
+                    config.generations
+                );
+            }
+            let run_dir = dir.join(&entrant.label).join(format!("repeat-{r}"));
+            let game = config.game.build()?;
+            let open = || RunFolder::claim(&run_dir, false, |_| false);
+            let result = with_game!(&game, g => evolve(g, config, open, false, mode)?);
+            let history = read_history(&result.dir)?;
+            points.extend(history.iter().filter_map(|row| {
+                row.validation.map(|held_out| Point {
+                    config: entrant.label.clone(),
+                    optimizer: optimizer.clone(),
+                    repeat: r as u64,
+                    generation: row.generation,
+                    games: row.evaluations,
+                    held_out,
+                })
+            }));
+            finals.push(result.best.mean);
+        }
+        let games = configs[0].generations
+            * configs[0].population(features_tuned(&configs[0])?) as u64
+            * configs[0].games;
+        summary.push(SummaryRow {
+            config: entrant.label.clone(),
+            optimizer,
+            repeats,
+            games,
+            generations: configs[0].generations,
+            final_median: quantile(&finals, 0.5),
+            final_q1: quantile(&finals, 0.25),
+            final_q3: quantile(&finals, 0.75),
+            final_best: finals.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        });
+    }
+    write_csv(&dir.join("points.csv"), &points)?;
+    write_csv(&dir.join("summary.csv"), &summary)?;
+    let curves: Vec<(String, Vec<CurvePoint>)> = entrants
+        .iter()
+        .map(|e| (e.label.clone(), curve(&points, &e.label)))
+        .collect();
+    let measure = {
+        let game = entrants[0].config.game.build()?;
+        with_game!(&game, g => g.score_name())
+    };
+    plot_comparison(
+        dir,
+        &format!("{repeats} repeats of {budget} training games each"),
+        measure,
+        &curves,
+    )?;
+    Ok(summary)
+}
+
+/// The median and interquartile range over repeats at each point where a config's runs
+/// measure (all repeats of a config measure at the same numbers of games).
+fn curve(points: &[Point], label: &str) -> Vec<CurvePoint> {
+    let mine: Vec<&Point> = points.iter().filter(|p| p.config == label).collect();
+    let mut games: Vec<u64> = mine.iter().map(|p| p.games).collect();
+    games.sort_unstable();
+    games.dedup();
+    games
+        .into_iter()
+        .map(|x| {
+            let ys: Vec<f64> = mine
+                .iter()
+                .filter(|p| p.games == x)
+                .map(|p| p.held_out)
+                .collect();
+            CurvePoint {
+                games: x,
+                median: quantile(&ys, 0.5),
+                q1: quantile(&ys, 0.25),
+                q3: quantile(&ys, 0.75),
+            }
+        })
+        .collect()
+}
+
+fn read_history(dir: &Path) -> Result<Vec<HistoryRow>> {
+    let path = dir.join("checkpoint.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    crate::checkpoint::Checkpoint::history_of(&text)
+        .with_context(|| format!("cannot read the history in {}", path.display()))
+}
+
+fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        w.serialize(row)?;
+    }
+    let bytes = w
+        .into_inner()
+        .with_context(|| format!("cannot build {}", path.display()))?;
+    write_atomic(path, &bytes)
+}

@@ -50,6 +50,14 @@ impl LinearPlayer {
         Self::from_vector(names, &vector)
     }
 
+    /// The weight of feature `index` of the game's order (0 when the player does not use it).
+    pub fn weight(&self, index: usize) -> f64 {
+        self.terms[..self.len]
+            .iter()
+            .find(|&&(i, _)| i as usize == index)
+            .map_or(0.0, |&(_, w)| w)
+    }
+
     /// The features this player needs.
     pub fn mask(&self) -> FeatureMask {
         self.mask

@@ -8,6 +8,39 @@ use std::path::{Component, Path, PathBuf};
 /// renames it over `path` (`persist`): a reader, or a run killed mid-write, sees either the
 /// old file or the new one, never a mix. A failed write removes its temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    temporary_beside(path, bytes)?
+        .persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// [`write_atomic`] for a file that must not exist yet: the whole file appears under `path` at
+/// once, and an existing file (even one created meanwhile) is refused, never replaced.
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    refuse_existing(path)?;
+    match temporary_beside(path, bytes)?.persist_noclobber(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(already_exists(path)),
+        Err(e) => Err(e).with_context(|| format!("cannot write {}", path.display())),
+    }
+}
+
+/// The error [`write_new`] gives for an existing `path`, for a caller that checks before
+/// long work.
+pub fn refuse_existing(path: &Path) -> Result<()> {
+    match path.exists() {
+        true => Err(already_exists(path)),
+        false => Ok(()),
+    }
+}
+
+fn already_exists(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!("{} already exists; it is not overwritten", path.display())
+}
+
+/// `bytes` in a temporary file in `path`'s folder, flushed to disk; it is removed unless it is
+/// persisted.
+fn temporary_beside(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -24,9 +57,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", tmp.path().display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(tmp)
 }
 
 /// `path` with `.` dropped and each `name/..` pair removed, read as text: `cfg/../w.toml` is
@@ -53,6 +84,21 @@ pub fn clean(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_file_never_replaces_one_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        write_new(&path, b"first").unwrap();
+        let err = write_new(&path, b"second").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{} already exists; it is not overwritten", path.display())
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
 
     #[test]
     fn replaces_whole_file_and_leaves_no_temporary() {

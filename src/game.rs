@@ -200,6 +200,13 @@ pub trait Game: Send + Sync {
         &[]
     }
 
+    /// The feature that measures a move's [`Outcome::points`], if the game has one: a search
+    /// that looks several moves ahead weighs the points of the earlier moves as the weights
+    /// weigh this feature, so points and board shape stay on the weights' own scale.
+    fn points_feature(&self) -> Option<&'static str> {
+        None
+    }
+
     /// What an episode's score counts, for reports ("lines", "score", ...).
     fn score_name(&self) -> &'static str {
         "points"

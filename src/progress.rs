@@ -51,11 +51,7 @@ impl Progress {
     pub fn new(mode: Mode, total: u64, label: &str) -> Progress {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} eta {eta}")
-                    .expect("a valid progress template")
-                    .progress_chars("=> "),
-            );
+            bar.set_style(Self::style());
             bar.set_message(label.to_string());
             bar
         });
@@ -68,6 +64,19 @@ impl Progress {
             moves: AtomicU64::new(0),
             last_line: Mutex::new(Instant::now()),
             start: Instant::now(),
+        }
+    }
+
+    /// A bar in `bars` (under the bars already there): progress within a larger piece of work.
+    pub fn in_multi(bars: &indicatif::MultiProgress, total: u64, label: &str) -> Progress {
+        let progress = Progress::new(Mode::Quiet, total, label);
+        let bar = bars.add(ProgressBar::new(total));
+        bar.set_style(Self::style());
+        bar.set_message(label.to_string());
+        Progress {
+            mode: Mode::Bar,
+            bar: Some(bar),
+            ..progress
         }
     }
 
@@ -100,6 +109,12 @@ impl Progress {
                 }
             }
         }
+    }
+
+    fn style() -> ProgressStyle {
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} eta {eta}")
+            .expect("a valid progress template")
+            .progress_chars("=> ")
     }
 
     /// One more unit done.

@@ -138,9 +138,8 @@ mod tests {
     /// The writer gives the shipped runs' best.toml files byte for byte, in their order.
     #[test]
     fn shipped_best_files_are_written_as_they_are() {
-        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
-        for entry in std::fs::read_dir(reports).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path().join("best.toml")).unwrap();
+        for dir in crate::run::reference_runs() {
+            let text = std::fs::read_to_string(dir.join("best.toml")).unwrap();
             let order: Vec<&str> = text
                 .split("[weights]\n")
                 .nth(1)

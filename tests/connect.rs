@@ -658,7 +658,10 @@ fn bad_settings_get_one_line() {
             &["--opponent", "hand.toml", "--inarow", "3"][..],
             "opponent weights file hand.toml: unknown feature `opp_windows_3` for game connect",
         ),
-        (&["--rules", "tsu"][..], "--rules is not a connect setting"),
+        (
+            &["--rules", "tsu"][..],
+            "--rules is a tetris or puyo setting; connect does not use it",
+        ),
     ] {
         let mut all = vec!["play", "--game", "connect", "--weights", "hand.toml"];
         all.extend_from_slice(args);

@@ -165,12 +165,12 @@ fn contest_and_research_flags_do_not_mix() {
     replay_error(
         "0 0 0\n",
         &["--rules", "contest", "--width", "8"],
-        "--width is a research tetris setting; contest rules do not use it",
+        "--width is a research tetris or puyo or connect setting; contest tetris does not use it",
     );
     replay_error(
         "0 0 0\n",
         &["--rules", "contest", "--preview"],
-        "--preview is a research tetris setting",
+        "--preview is a research tetris or puyo setting; contest tetris does not use it",
     );
     replay_error(
         "0 0 0\n",
@@ -188,7 +188,7 @@ fn contest_and_research_flags_do_not_mix() {
     ]);
     assert_one_line_error(
         &out,
-        "--level is a contest tetris setting; add --rules contest",
+        "--level is a contest tetris (--rules contest) setting; tetris does not use it",
     );
     let out = run(&[
         "play",
@@ -200,20 +200,45 @@ fn contest_and_research_flags_do_not_mix() {
         "--games",
         "1",
     ]);
-    assert_one_line_error(&out, "--all-clear is a contest tetris setting");
+    assert_one_line_error(
+        &out,
+        "--all-clear is a contest tetris (--rules contest) setting; tetris does not use it",
+    );
+}
+
+/// `replay` of contest seed 1 at the default level, before its requests flag.
+const REPLAY_SEED_1: [&str; 5] = ["replay", "--rules", "contest", "--seed", "1"];
+
+#[test]
+fn replay_into_a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("r.txt"), requests_of(&traces()[0])).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(REPLAY_SEED_1)
+        .args(["--requests", "r.txt", "--json"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the ~90 kB of turns are written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
 fn missing_requests_file() {
-    let out = run(&[
-        "replay",
-        "--rules",
-        "contest",
-        "--seed",
-        "1",
-        "--requests",
-        "no/such/file.txt",
-    ]);
+    let out = run(&[&REPLAY_SEED_1[..], &["--requests", "no/such/file.txt"]].concat());
     assert_one_line_error(&out, "cannot read requests file no/such/file.txt");
 }
 

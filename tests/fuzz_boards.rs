@@ -1,6 +1,7 @@
 //! Fuzzing every board and puzzle parser a user can feed (Tetris, Puyo and Connect-N board
-//! files, Connect-N move strings, Panel de Pon TOML and stock files) with structured mutations
-//! of valid files: each must give a clear error or a valid result, never panic.
+//! files, Connect-N move strings, Panel de Pon TOML and stock files, contest request files) with
+//! structured mutations of valid files: each must give a clear error or a valid result, never
+//! panic.
 //!
 //! CI runs 1,000 inputs per parser; `PROPTEST_CASES=10000 cargo test --release --test
 //! fuzz_boards` runs more.
@@ -10,13 +11,14 @@ use common::fuzz::{cases, edits, mutate};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stacktune::game::Game;
-use stacktune::games::{connect, panel, puyo, tetris};
+use stacktune::games::{connect, contest, panel, puyo, tetris};
 
 const TETRIS: &str = include_str!("data/boards/tetris.txt");
 const PUYO: &str = include_str!("data/boards/puyo.txt");
 const CONNECT: &str = include_str!("data/boards/connect.txt");
 const PANEL_TOML: &str = include_str!("data/panel/stage59.toml");
 const PANEL_STOCK: &str = include_str!("data/panel/panel-attack-stock.json");
+const REQUESTS: &str = include_str!("data/contest/requests-seed-7.txt");
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(1_000), ..ProptestConfig::default() })]
@@ -48,6 +50,14 @@ proptest! {
         }
         let moves = mutate("4453", &e);
         let _ = connect::Connect::standard().parse_moves(&moves);
+    }
+
+    #[test]
+    fn contest_requests(e in edits()) {
+        if let Ok(requests) = contest::replay::parse_requests(&mutate(REQUESTS, &e), "r.txt") {
+            // One request a line: a mutation never makes more than the text has lines.
+            prop_assert!(requests.len() <= REQUESTS.len());
+        }
     }
 
     #[test]

@@ -38,7 +38,8 @@ fn files(pattern: &[(&str, &str)]) -> Vec<String> {
             } else {
                 path.join(name)
             };
-            if path.extension().is_some_and(|e| e == "toml" || e == "json") {
+            // A comparison's folder holds runs, not files of its own of these kinds.
+            if path.extension().is_some_and(|e| e == "toml" || e == "json") && path.is_file() {
                 texts.push(std::fs::read_to_string(path).unwrap());
             }
         }

@@ -68,6 +68,6 @@ fn bad_search_settings_get_one_clear_line() {
             "--beam-width",
             "4",
         ]),
-        "--beam-width is not a connect setting; connect searches with --depth",
+        "--beam-width is a tetris or puyo setting; connect does not use it",
     );
 }

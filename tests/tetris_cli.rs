@@ -86,13 +86,35 @@ fn moves_lists_every_placement_with_features() {
     );
     let v = json(&out);
     let moves = v.as_array().unwrap();
-    // I on width 6: 3 horizontal + 6 vertical placements.
+    // I on width 6: 6 vertical then 3 horizontal placements (MdpTetris's order), columns left
+    // to right.
     assert_eq!(moves.len(), 9);
-    // The vertical I in column 2 clears the bottom row and tops out nowhere.
-    let clear = moves
+    let order: Vec<_> = moves
         .iter()
-        .find(|m| m["placement"]["orientation"] == 1 && m["placement"]["column"] == 2)
-        .unwrap();
+        .map(|m| {
+            (
+                m["placement"]["orientation"].clone(),
+                m["placement"]["column"].clone(),
+            )
+        })
+        .collect();
+    let want: Vec<_> = [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (0, 5),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+    ]
+    .iter()
+    .map(|&(o, c)| (serde_json::json!(o), serde_json::json!(c)))
+    .collect();
+    assert_eq!(order, want);
+    // The vertical I in column 2 clears the bottom row and tops out nowhere.
+    let clear = &moves[2];
     assert_eq!(clear["topout"], false);
     assert_eq!(clear["lines"], 1);
     assert_eq!(clear["features"]["eroded_piece_cells"], 1.0);
@@ -124,13 +146,14 @@ fn moves_marks_topouts_with_null_board() {
     assert_eq!(topouts.len(), 1);
     assert_eq!(
         topouts[0]["placement"],
-        serde_json::json!({"orientation": 1, "column": 0})
+        serde_json::json!({"orientation": 0, "column": 0})
     );
     assert!(topouts[0]["after"].is_null() && topouts[0]["features"].is_null());
-    let flat = &v[0];
+    // After the four vertical placements, the one horizontal placement.
+    let flat = &v[4];
     assert_eq!(
         flat["placement"],
-        serde_json::json!({"orientation": 0, "column": 0})
+        serde_json::json!({"orientation": 1, "column": 0})
     );
     assert_eq!(flat["lines"], 1);
     assert_eq!(

@@ -61,5 +61,6 @@ pub fn run(args: CompareArgs) -> Result<()> {
             s.config, s.optimizer, s.games, s.final_median, s.final_q1, s.final_q3, s.final_best
         );
     }
-    Ok(())
+    // Done: the folder holds its files alone, like a finished run's.
+    folder.finish()
 }

@@ -4,6 +4,7 @@ pub mod compare;
 pub mod evolve;
 pub mod moves;
 pub mod play;
+mod play_pieces;
 pub mod replay;
 pub mod solve;
 pub mod solve_connect;

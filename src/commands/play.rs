@@ -10,7 +10,7 @@ use crate::with_game;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -39,6 +39,15 @@ pub struct PlayArgs {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
+    /// Tetris: play one game on this piece sequence instead of drawn pieces (a file of the
+    /// letters IOTZSJL, whitespace ignored); it ends when the sequence runs out or no
+    /// placement avoids topping out.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "seed", "threads", "bag7"])]
+    pub pieces: Option<PathBuf>,
+    /// With --pieces: write every move to this new file, one JSON object a line (piece,
+    /// orientation, column from 0, lines); an existing file is never overwritten.
+    #[arg(long, value_name = "OUT", requires = "pieces")]
+    pub trace: Option<PathBuf>,
 }
 
 /// What `play --json` prints.
@@ -106,6 +115,9 @@ impl Versus {
 pub fn run(mut args: PlayArgs) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
+    if let Some(pieces) = &args.pieces {
+        return super::play_pieces::run(&any, &file, pieces, &args);
+    }
     with_game!(&any, g => {
         let g = &g.numbered_from(args.seed);
         let player = super::player_for(g, &args.game, &file, &args.weights)?;
@@ -114,7 +126,8 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
             println!("{}", serde_json::to_string(&report)?);
         } else if report.opponents.is_empty() {
             print_per_game(&report, g.detail_names());
-            print_report(&report, g.score_name(), &args);
+            let games = format!("{} (seed {})", report.summary.games, args.seed);
+            print_report(&report, g.score_name(), &args.weights, &games);
         } else {
             print_versus(&report, &args);
         }
@@ -248,10 +261,11 @@ fn print_per_game(report: &PlayReport, names: &[&str]) {
     println!();
 }
 
-fn print_report(report: &PlayReport, measure: &str, args: &PlayArgs) {
+/// The summary table of a one-player game; `games` says how many and where they came from.
+pub(super) fn print_report(report: &PlayReport, measure: &str, weights: &Path, games: &str) {
     let s = &report.summary;
-    println!("weights       {}", args.weights.display());
-    println!("games         {} (seed {})", s.games, args.seed);
+    println!("weights       {}", weights.display());
+    println!("games         {games}");
     println!("mean {measure:<8} {:.1} ± {:.1} (95 % CI)", s.mean, s.ci95);
     println!("median        {:.1}", s.median);
     println!("std           {:.1}", s.std);

@@ -5,6 +5,7 @@ use crate::games::contest::replay::{TurnRecord, parse_requests, replay};
 use crate::games::contest::rules::LETTERS;
 use crate::games::{AnyGame, GameSpec};
 use anyhow::{Context, Result, bail};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -30,12 +31,17 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         .with_context(|| format!("cannot read requests file {}", args.requests.display()))?;
     let requests = parse_requests(&text, &args.requests.display().to_string())?;
     let turns = replay(game.rules_of(), args.seed, &requests);
-    if args.json {
-        println!("{}", serde_json::to_string(&turns)?);
+    let text = if args.json {
+        serde_json::to_string(&turns)? + "\n"
     } else {
-        print!("{}", table(&turns));
+        table(&turns)
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // The reader stopped early (`| head`): it has all it wanted.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        written => written.context("cannot write to standard output"),
     }
-    Ok(())
 }
 
 /// One line a turn, then the totals.

@@ -89,6 +89,43 @@ pub struct GameSpec {
     pub fitness: Option<String>,
 }
 
+/// The rulesets whose settings differ: what [`GameSpec::check_settings`] tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ruleset {
+    Research,
+    Contest,
+    Puyo,
+    Connect,
+}
+
+impl Ruleset {
+    /// The game as an error names it when it refuses a setting.
+    fn name(self) -> &'static str {
+        match self {
+            Ruleset::Research => "tetris",
+            Ruleset::Contest => "contest tetris",
+            Ruleset::Puyo => "puyo",
+            Ruleset::Connect => "connect",
+        }
+    }
+
+    /// Who takes a setting: both Tetris rulesets together are just "tetris".
+    fn owners(users: &[Ruleset]) -> String {
+        let both = users.contains(&Ruleset::Research) && users.contains(&Ruleset::Contest);
+        let names: Vec<&str> = users
+            .iter()
+            .filter_map(|&r| match r {
+                Ruleset::Research if both => Some("tetris"),
+                Ruleset::Contest if both => None,
+                Ruleset::Research => Some("research tetris"),
+                Ruleset::Contest => Some("contest tetris (--rules contest)"),
+                other => Some(other.name()),
+            })
+            .collect();
+        names.join(" or ")
+    }
+}
+
 /// A configured game of any kind.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
@@ -110,12 +147,10 @@ impl GameSpec {
     pub fn search(&self) -> Result<Search> {
         let name = self.name();
         match (self.depth, self.beam_width) {
-            (depth, None) if name == "connect" => Ok(Search::AlphaBeta {
+            // A beam width is refused for connect with the other settings (`build`).
+            (depth, _) if name == "connect" => Ok(Search::AlphaBeta {
                 depth: depth.unwrap_or(1),
             }),
-            (_, Some(_)) if name == "connect" => {
-                bail!("--beam-width is not a connect setting; connect searches with --depth")
-            }
             // Contest Tetris always shows five pieces: its cheap default looks at one.
             (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
             (None, None) => Ok(Search::Lookahead),
@@ -135,28 +170,63 @@ impl GameSpec {
         }
     }
 
-    /// Builds the game, rejecting unknown names and impossible sizes with one clear line.
-    pub fn build(&self) -> Result<AnyGame> {
-        let name = self.name();
-        if name != "connect" {
-            for (given, flag) in [
-                (self.inarow.is_some(), "--inarow"),
-                (!self.opponents.is_empty(), "--opponent"),
-            ] {
-                if given {
-                    bail!("{flag} is a connect setting; {name} does not use it");
-                }
+    /// The ruleset the spec names, for the settings check.
+    fn ruleset(&self) -> Ruleset {
+        match (self.name(), self.rules.as_deref()) {
+            ("tetris", Some("contest")) => Ruleset::Contest,
+            ("puyo", _) => Ruleset::Puyo,
+            ("connect", _) => Ruleset::Connect,
+            _ => Ruleset::Research,
+        }
+    }
+
+    /// Refuses every setting the game does not use, flag and config key alike: the one place
+    /// that says which game takes which setting, so nothing is silently ignored (or written
+    /// into a run.toml as if it counted).
+    fn check_settings(&self) -> Result<()> {
+        use Ruleset::*;
+        let settings: [(&str, bool, &[Ruleset]); 13] = [
+            ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
+            (
+                "--height",
+                self.height.is_some(),
+                &[Research, Puyo, Connect],
+            ),
+            ("--rules", self.rules.is_some(), &[Research, Contest, Puyo]),
+            ("--colours", self.colours.is_some(), &[Puyo]),
+            ("--fitness", self.fitness.is_some(), &[Puyo]),
+            ("--inarow", self.inarow.is_some(), &[Connect]),
+            ("--opponent", !self.opponents.is_empty(), &[Connect]),
+            ("--bag7", self.bag7, &[Research]),
+            ("--allow-topout", self.allow_topout, &[Research, Puyo]),
+            ("--preview", self.preview, &[Research, Puyo]),
+            ("--level", self.level.is_some(), &[Contest]),
+            ("--all-clear", self.all_clear, &[Contest]),
+            (
+                "--beam-width",
+                self.beam_width.is_some(),
+                &[Research, Contest, Puyo],
+            ),
+        ];
+        let this = self.ruleset();
+        for (flag, given, users) in settings {
+            if given && !users.contains(&this) {
+                bail!(
+                    "{flag} is a {} setting; {} does not use it",
+                    Ruleset::owners(users),
+                    this.name()
+                );
             }
         }
-        if name != "tetris" || self.rules.as_deref() != Some("contest") {
-            for (given, flag) in [
-                (self.level.is_some(), "--level"),
-                (self.all_clear, "--all-clear"),
-            ] {
-                if given {
-                    bail!("{flag} is a contest tetris setting; add --rules contest");
-                }
-            }
+        Ok(())
+    }
+
+    /// Builds the game, rejecting unknown names, settings the game does not use and impossible
+    /// sizes with one clear line.
+    pub fn build(&self) -> Result<AnyGame> {
+        let name = self.name();
+        if GAME_NAMES.contains(&name) {
+            self.check_settings()?;
         }
         match name {
             "tetris" if self.rules.as_deref() == Some("contest") => {

@@ -4,14 +4,16 @@ use super::lookahead::lookahead;
 use crate::eval::LinearPlayer;
 use crate::game::Game;
 
-/// One position the beam keeps: the first move that leads to it, the points gained on the way
-/// and its value (those points plus the evaluation of its board).
+/// One position the beam keeps: the first move that leads to it, the weighted points of the
+/// moves that led to it and its value.
 struct Node<G: Game> {
     first: G::Move,
     /// Where `first` stands in the game's move order: ties go to the earlier first move.
     order: u32,
     position: G::Position,
-    gained: f64,
+    /// The points of every move on the line so far, as the weights weigh them.
+    banked: f64,
+    /// The points of the moves before the last, plus the last move's evaluation.
     value: f64,
     /// The game ended here or shows nothing further: the node is carried, not expanded.
     settled: bool,
@@ -19,10 +21,11 @@ struct Node<G: Game> {
 
 /// The first move of the best line found by keeping the `width` best positions at each of
 /// `depth` plies; a line stops early where the game shows no further piece or the game ends.
-/// A position's value is the points gained on the way plus `eval`'s score of its last move,
-/// so the search trades future points against board shape as the tuned weights say. Ties keep
-/// the game's move order, so the choice is deterministic. Depth 1 with no points to gain is
-/// the one-ply player.
+/// A position's value is `eval`'s score of its last move plus the points of the moves before
+/// it, weighted as `eval` weighs the game's points feature ([`Game::points_feature`]): the
+/// points on the way count on the weights' own scale, whatever their length. Ties go to the
+/// first move in the game's order, so the choice is deterministic. Depth 1 is the one-ply
+/// player.
 pub fn beam<G: Game>(
     eval: &LinearPlayer,
     game: &G,
@@ -34,12 +37,25 @@ pub fn beam<G: Game>(
         return lookahead(eval, game, position);
     }
     let mask = eval.mask();
+    let points_weight = game
+        .points_feature()
+        .and_then(|name| game.feature_names().iter().position(|f| *f == name))
+        .map_or(0.0, |i| eval.weight(i));
     let mut level: Vec<Node<G>> = Vec::with_capacity(width.min(4096));
     let mut next: Vec<Node<G>> = Vec::with_capacity(width.min(4096));
     let known = game.shows_next(position);
     game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
         let root = (mv, level.len() as u32);
-        level.push(child(eval, root, after, known, 0.0, outcome, features));
+        level.push(child(
+            eval,
+            root,
+            after,
+            known,
+            0.0,
+            points_weight,
+            outcome,
+            features,
+        ));
     });
     keep_best(&mut level, width);
     for _ in 1..depth {
@@ -59,8 +75,11 @@ pub fn beam<G: Game>(
             let known = game.shows_next(&node.position);
             game.for_each_move(&node.position, mask, &mut |_, after, outcome, features| {
                 any = true;
-                let (root, gained) = ((node.first, node.order), node.gained);
-                next.push(child(eval, root, after, known, gained, outcome, features));
+                let (root, banked) = ((node.first, node.order), node.banked);
+                let weight = points_weight;
+                next.push(child(
+                    eval, root, after, known, banked, weight, outcome, features,
+                ));
             });
             if !any {
                 // No move avoids the end: the line is lost at this ply.
@@ -81,26 +100,27 @@ pub fn beam<G: Game>(
 
 /// The node a move leads to; `known` says whether the game knows the piece placed after it,
 /// so whether the node can be expanded.
+#[allow(clippy::too_many_arguments)]
 fn child<G: Game>(
     eval: &LinearPlayer,
     (first, order): (G::Move, u32),
     after: &G::Position,
     known: bool,
-    gained: f64,
+    banked: f64,
+    points_weight: f64,
     outcome: &crate::game::Outcome,
     features: &crate::game::FeatureValues,
 ) -> Node<G> {
-    let gained = gained + outcome.points;
     let ended = outcome.game_over || outcome.terminal_value.is_some();
     let value = match outcome.terminal_value {
         Some(v) => v,
-        None => gained + eval.score(outcome, features),
+        None => banked + eval.score(outcome, features),
     };
     Node {
         first,
         order,
         position: after.clone(),
-        gained,
+        banked: banked + points_weight * outcome.points,
         value,
         settled: ended || !known,
     }
@@ -143,18 +163,25 @@ mod tests {
     }
 
     /// With a width that keeps everything, the beam is the exhaustive two-ply search: the
-    /// first move of the best pair by (points of both moves + evaluation of the second).
+    /// first move of the best pair by the first move's lines, weighted as the weights weigh
+    /// `lines_cleared`, plus the evaluation of the second.
     #[test]
     fn an_unbounded_beam_is_the_exhaustive_search() {
         let game = Tetris::new(10, 10).unwrap().with_preview(true);
         let eval = el_tetris(&game);
+        let lines = game
+            .feature_names()
+            .iter()
+            .position(|f| *f == "lines_cleared");
+        let weight = eval.weight(lines.unwrap());
+        assert_eq!(weight, 3.4181268101392694);
         let mut differ_from_lookahead = 0;
         for position in positions(&game, &eval) {
             let mut best: Option<(_, f64)> = None;
             game.for_each_move(&position, eval.mask(), &mut |mv, after, o1, _| {
                 let mut value = f64::NEG_INFINITY;
                 game.for_each_move(after, eval.mask(), &mut |_, _, o2, f2| {
-                    value = value.max(o1.points + o2.points + eval.score(o2, f2));
+                    value = value.max(weight * o1.points + eval.score(o2, f2));
                 });
                 if best.is_none_or(|(_, b)| value > b) {
                     best = Some((mv, value));
@@ -166,11 +193,12 @@ mod tests {
             assert_eq!(beam(&eval, &game, &position, 5, MAX_WIDTH), expected);
             differ_from_lookahead += usize::from(lookahead(&eval, &game, &position) != expected);
         }
-        // Counting the lines on the way is a different player from the two-ply lookahead.
+        // Counting the first move's lines is a different player from the two-ply lookahead,
+        // which sees the second board only.
         assert!(differ_from_lookahead > 0);
     }
 
-    /// A beam one wide commits to the best first move by its own points and evaluation.
+    /// A beam one wide commits to the first move with the best evaluation of its own.
     #[test]
     fn a_beam_one_wide_keeps_the_best_first_move() {
         let game = Tetris::new(10, 10).unwrap().with_preview(true);
@@ -178,7 +206,7 @@ mod tests {
         for position in positions(&game, &eval) {
             let mut best: Option<(_, f64)> = None;
             game.for_each_move(&position, eval.mask(), &mut |mv, _, o, f| {
-                let value = o.points + eval.score(o, f);
+                let value = eval.score(o, f);
                 if best.is_none_or(|(_, b)| value > b) {
                     best = Some((mv, value));
                 }

@@ -260,18 +260,6 @@ impl Connect {
     /// The game a [`GameSpec`] describes: `--height` rows and `--width` columns (default
     /// 6 × 7), `--inarow`, the tuned player's `--depth` and the `--opponent` pool.
     pub fn from_spec(spec: &GameSpec) -> Result<Connect> {
-        for (given, flag) in [
-            (spec.rules.is_some(), "--rules"),
-            (spec.colours.is_some(), "--colours"),
-            (spec.fitness.is_some(), "--fitness"),
-            (spec.bag7, "--bag7"),
-            (spec.allow_topout, "--allow-topout"),
-            (spec.preview, "--preview"),
-        ] {
-            if given {
-                bail!("{flag} is not a connect setting");
-            }
-        }
         let mut game = Connect::new(
             spec.height.unwrap_or(6),
             spec.width.unwrap_or(7),

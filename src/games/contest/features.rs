@@ -68,15 +68,20 @@ pub struct Placed<'a> {
     pub hold: u8,
 }
 
-/// What features need of the board before the move, computed once per position.
+/// What features need of the board before the move, computed once per position, and the
+/// features wanted.
 #[derive(Clone, Copy, Default)]
 pub struct Before {
+    pub mask: FeatureMask,
     holes: f64,
 }
 
 impl Before {
     pub fn of(board: &Board, mask: FeatureMask) -> Before {
-        let mut before = Before::default();
+        let mut before = Before {
+            mask,
+            ..Before::default()
+        };
         if mask & 1 << HOLES_CREATED != 0 {
             let mut v = FeatureValues::default();
             board.features(1 << HOLES, &mut v);
@@ -86,19 +91,22 @@ impl Before {
     }
 }
 
-/// Writes the features in `mask` of a placement that left `board` (before any game-over reset).
-#[inline]
-pub fn compute(
-    board: &Board,
-    placed: &Placed,
-    before: &Before,
-    mask: FeatureMask,
-    out: &mut FeatureValues,
-) {
+/// The research board features that `mask` needs computed: its own, and `holes` for
+/// `holes_created`.
+#[inline(always)]
+pub fn research_mask(mask: FeatureMask) -> FeatureMask {
     let mut board_mask = mask & BOARD_FEATURES;
     if mask & 1 << HOLES_CREATED != 0 {
         board_mask |= 1 << HOLES;
     }
+    board_mask
+}
+
+/// Writes the features in `before.mask` of a placement that left `board` (before any game-over reset).
+#[inline]
+pub fn compute(board: &Board, placed: &Placed, before: &Before, out: &mut FeatureValues) {
+    let mask = before.mask;
+    let board_mask = research_mask(mask);
     if board_mask != 0 {
         board.features(board_mask, out);
     }
@@ -130,6 +138,15 @@ pub fn compute(
         out.0[ERODED_PIECE_CELLS] = eroded as f64;
         out.0[LINES_CLEARED] = lines as f64;
     }
+    extras(board, placed, before, out);
+}
+
+/// Writes this ruleset's own features in `before.mask`, the research ones (`holes` among them when
+/// `holes_created` is wanted) being in `out` already.
+#[inline(always)]
+pub fn extras(board: &Board, placed: &Placed, before: &Before, out: &mut FeatureValues) {
+    let mask = before.mask;
+    let lines = placed.full.count_ones();
     for size in 1..=4 {
         out.0[CLEARS_1 + size - 1] = (lines as usize == size) as u8 as f64;
     }

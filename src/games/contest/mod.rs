@@ -14,7 +14,8 @@ use crate::game::{
     EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, play_from,
 };
 use crate::games::GameSpec;
-use crate::games::tetris::board::Board;
+use crate::games::tetris::board::{Board, DropBase};
+use crate::games::tetris::pieces::Drop;
 use anyhow::{Result, bail};
 use features::{Before, FEATURE_NAMES, Placed};
 use rand::RngExt;
@@ -35,10 +36,26 @@ const DETAILS: [&str; 6] = [
     "game_overs",
 ];
 
+/// What the features read of a turn that left `after`.
+#[inline(always)]
+fn placed<'a>(turn: &Turn, after: &Position) -> Placed<'a> {
+    Placed {
+        landing: turn
+            .landing
+            .map(|l| (&SHAPES[turn.piece as usize][l.state as usize], l)),
+        full: turn.full,
+        points: turn.points,
+        game_over: turn.game_over,
+        hold: after.hold,
+    }
+}
+
 /// The contest ruleset at one level.
 #[derive(Clone, Debug)]
 pub struct Contest {
     rules: Rules,
+    /// Each piece state's research-style drop per column, see [`rules::research_drops`].
+    drops: Vec<Drop>,
     /// Game i is contest seed `first_seed + i`; without it (training games) each game draws
     /// its contest seed from the stream it is given.
     first_seed: Option<u64>,
@@ -59,22 +76,12 @@ impl Contest {
                 all_clear_bonus,
             },
             first_seed: None,
+            drops: rules::research_drops(),
         })
     }
 
     /// The contest game `spec` describes; research-only flags are errors naming the flag.
     pub fn from_spec(spec: &GameSpec) -> Result<Contest> {
-        for (given, flag) in [
-            (spec.width.is_some(), "--width"),
-            (spec.height.is_some(), "--height"),
-            (spec.bag7, "--bag7"),
-            (spec.allow_topout, "--allow-topout"),
-            (spec.preview, "--preview"),
-        ] {
-            if given {
-                bail!("{flag} is a research tetris setting; contest rules do not use it");
-            }
-        }
         Contest::new(spec.level.unwrap_or(2), spec.all_clear)
     }
 
@@ -103,15 +110,18 @@ impl Contest {
     }
 
     /// Visits the distinct outcomes of `piece` played from the spawn (after the hold swap
-    /// `hold` asks for): per state reached, every column the shifts reach.
+    /// `hold` asks for): per state reached, every column the shifts reach. A piece that lies
+    /// above the stack lands as the research rules' drop does, so `base` (the position's board
+    /// tallied once) gives its research features incrementally; any other is locked and
+    /// tallied in full.
     #[inline]
     fn each_landing(
         &self,
         position: &Position,
         hold: bool,
         piece: u8,
-        mask: FeatureMask,
         before: &Before,
+        base: &DropBase,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
         let mut begun = *position;
@@ -130,45 +140,45 @@ impl Contest {
                 // What `settle` does for this request, the rotation and shifts done once.
                 let landing = rules::drop_from_spawn(board, state, shape, x);
                 let mut after = begun;
-                let turn = self.rules.locked(&mut after, piece, landing);
+                let mut values = FeatureValues::default();
+                let turn = if rules::above_stack(board, shape, x) {
+                    let full = rules::completed_rows(board, shape, x, landing.y);
+                    let drop = &self.drops[rules::drop_index(piece, state, x)];
+                    base.drop::<true>(drop, &mut after.board, &mut values);
+                    let turn = self.rules.scored(&mut after, piece, landing, full);
+                    features::extras(&after.board, &placed(&turn, &after), before, &mut values);
+                    turn
+                } else {
+                    let turn = self.rules.locked(&mut after, piece, landing);
+                    features::compute(&after.board, &placed(&turn, &after), before, &mut values);
+                    turn
+                };
                 let request = Request {
                     hold,
                     rotation,
                     x: x as u8,
                 };
-                self.visit_turn(request, after, &turn, mask, before, visit);
+                self.visit_turn(request, &mut after, &turn, &values, visit);
             }
         }
     }
 
-    /// Visits a move whose turn left `after` (before any game-over reset) with its features.
+    /// Visits a move whose turn left `after` (before any game-over reset), with its features.
     #[inline(always)]
     fn visit_turn(
         &self,
         request: Request,
-        mut after: Position,
+        after: &mut Position,
         turn: &Turn,
-        mask: FeatureMask,
-        before: &Before,
+        values: &FeatureValues,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
-        let placed = Placed {
-            landing: turn
-                .landing
-                .map(|l| (&SHAPES[turn.piece as usize][l.state as usize], l)),
-            full: turn.full,
-            points: turn.points,
-            game_over: turn.game_over,
-            hold: after.hold,
-        };
-        let mut values = FeatureValues::default();
-        features::compute(&after.board, &placed, before, mask, &mut values);
         if turn.game_over {
             // Level 3's obstacles are drawn only when the move is played for real.
             after.board = Board::empty(WIDTH, HEIGHT);
         }
-        rules::advance(&mut after, 0);
-        visit(request, &after, &self.outcome(turn, &after), &values);
+        rules::advance(after, 0);
+        visit(request, after, &self.outcome(turn, after), values);
     }
 
     /// Plays one episode from a contest stream, counting what `play` reports per game.
@@ -233,7 +243,9 @@ impl Game for Contest {
             return;
         }
         let before = Before::of(&position.board, mask);
-        self.each_landing(position, false, position.current, mask, &before, visit);
+        let mut base = DropBase::new(&position.board, features::research_mask(mask));
+        let base = base.tally();
+        self.each_landing(position, false, position.current, &before, base, visit);
         if position.hold == 0 {
             // The empty-hold turn: nothing placed, the next piece spawns.
             let stash = Request {
@@ -243,14 +255,20 @@ impl Game for Contest {
             };
             let mut after = *position;
             let turn = self.rules.settle(&mut after, stash);
-            self.visit_turn(stash, after, &turn, mask, &before, visit);
+            let mut values = FeatureValues::default();
+            features::compute(&after.board, &placed(&turn, &after), &before, &mut values);
+            self.visit_turn(stash, &mut after, &turn, &values, visit);
         } else if position.hold != position.current {
-            self.each_landing(position, true, position.hold, mask, &before, visit);
+            self.each_landing(position, true, position.hold, &before, base, visit);
         }
     }
 
     /// While previews are known: the positions after a move know their piece, so a beam can
     /// search through the five previews (and hold).
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("move_score")
+    }
+
     fn shows_next(&self, position: &Position) -> bool {
         position.next[0] != 0
     }
@@ -366,6 +384,53 @@ mod tests {
         let mut none = 0;
         game.for_each_move(&position, 0, &mut |_, _, _, _| none += 1);
         assert_eq!(none, 0);
+    }
+
+    #[test]
+    fn incremental_features_match_the_full_tally_of_the_played_turn() {
+        let game = Contest::new(3, false).unwrap();
+        let all: FeatureMask = (1 << FEATURE_NAMES.len()) - 1;
+        let (mut incremental, mut overlaps) = (0, 0);
+        for seed in 1..=12u64 {
+            let mut dealer = ContestStream::new(seed);
+            let mut position = game.rules.start(&mut dealer);
+            for turn in 0..TURNS as usize {
+                let before = Before::of(&position.board, all);
+                let mut moves = Vec::new();
+                game.for_each_move(&position, all, &mut |mv, after, outcome, values| {
+                    moves.push((mv, *after, *outcome, *values))
+                });
+                for (mv, after, outcome, values) in &moves {
+                    let mut played = position;
+                    let t = game.rules.settle(&mut played, *mv);
+                    let mut expected = FeatureValues::default();
+                    features::compute(&played.board, &placed(&t, &played), &before, &mut expected);
+                    assert_eq!(values, &expected, "seed {seed} turn {turn} {mv:?}");
+                    assert_eq!(outcome.points, t.points as f64);
+                    if !t.game_over {
+                        assert_eq!(after.board, played.board);
+                    }
+                    let shape = t
+                        .landing
+                        .map(|l| (&SHAPES[t.piece as usize][l.state as usize], l.x));
+                    match shape {
+                        Some((s, x)) if rules::above_stack(&position.board, s, x) => {
+                            incremental += 1
+                        }
+                        Some(_) => overlaps += 1,
+                        None => {}
+                    }
+                }
+                // Moves taken in a scattered order, so stacks reach the top and spawns fail.
+                let pick = moves[(turn * 7 + seed as usize) % moves.len()].0;
+                game.rules.play(&mut position, pick, &mut dealer);
+            }
+        }
+        // Both paths were exercised.
+        assert!(
+            incremental > 10_000 && overlaps > 100,
+            "{incremental} {overlaps}"
+        );
     }
 
     #[test]

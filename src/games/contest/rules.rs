@@ -7,6 +7,7 @@
 
 use super::stream::Dealer;
 use crate::games::tetris::board::Board;
+use crate::games::tetris::pieces::Drop;
 
 pub const WIDTH: usize = 10;
 pub const HEIGHT: usize = 22;
@@ -171,8 +172,6 @@ pub struct Turn {
     pub game_over: bool,
     /// A spawn failed for the 2nd, 4th, ... time: the piece spawned over the stack.
     pub overlap_spawn: bool,
-    /// The lock left the board empty and the all-clear bonus applies.
-    pub all_clear: bool,
     /// Score gained by the turn (lines, drop bonus, all-clear bonus, game-over penalty).
     pub points: i32,
 }
@@ -186,7 +185,6 @@ impl Turn {
         lines: 0,
         game_over: false,
         overlap_spawn: false,
-        all_clear: false,
         points: 0,
     };
 }
@@ -283,6 +281,62 @@ pub fn drop_from_spawn(board: &Board, state: u8, shape: &Shape, x: i32) -> Landi
     }
 }
 
+/// Whether the piece at the spawn, shifted to `x`, lies above the stack in every column it
+/// covers: then the contest's hard drop lands it where the research rules' drop from above
+/// does, and the research board's incremental features apply.
+#[inline(always)]
+pub fn above_stack(board: &Board, shape: &Shape, x: i32) -> bool {
+    shape.runs[..shape.nruns as usize]
+        .iter()
+        .all(|&(dx, _, bottom)| {
+            let height = 64 - board.column((x + dx as i32) as usize).leading_zeros() as i32;
+            height <= HEIGHT as i32 - 1 - (SPAWN_Y + bottom as i32)
+        })
+}
+
+/// The rows the piece with its reference point at (x, y) completes, as row bits: what
+/// [`lock`] would remove, without locking.
+#[inline(always)]
+pub fn completed_rows(board: &Board, shape: &Shape, x: i32, y: i32) -> u64 {
+    let mut cols = [0u64; WIDTH];
+    for (x, c) in cols.iter_mut().enumerate() {
+        *c = board.column(x);
+    }
+    for &(dx, dy) in &shape.cells {
+        cols[(x + dx as i32) as usize] |= row_bit(y + dy as i32);
+    }
+    cols.iter().fold((1 << HEIGHT) - 1, |full, &c| full & c)
+}
+
+/// Every piece's research-style drops, indexed by [`drop_index`]: the cells of each state as
+/// masks per covered column, for the research board's incremental features.
+pub fn research_drops() -> Vec<Drop> {
+    let mut drops = Vec::with_capacity(8 * 4 * WIDTH);
+    for piece_shapes in &SHAPES {
+        for (state, shape) in piece_shapes.iter().enumerate() {
+            let min_dx = shape.cells.iter().map(|c| c.0).min().unwrap_or(0);
+            let max_dy = shape.cells.iter().map(|c| c.1).max().unwrap_or(0);
+            let mut masks = [0u64; 4];
+            for &(dx, dy) in &shape.cells {
+                masks[(dx - min_dx) as usize] |= 1 << (max_dy - dy);
+            }
+            for x in 0..WIDTH as i32 {
+                // Columns the reference point cannot take are never looked up.
+                let column = (x + min_dx as i32).max(0) as u8;
+                drops.push(Drop::new(state as u8, column, masks));
+            }
+        }
+    }
+    drops
+}
+
+/// Where the drop of `piece` in `state` with its reference point at column `x` is in
+/// [`research_drops`].
+#[inline(always)]
+pub fn drop_index(piece: u8, state: u8, x: i32) -> usize {
+    (piece as usize * 4 + state as usize) * WIDTH + x as usize
+}
+
 /// Locks the piece (overwriting any cell it overlaps) and removes full rows: the rows removed,
 /// as a mask of row bits of the board before removal.
 #[inline(always)]
@@ -313,14 +367,14 @@ impl Rules {
     /// Points for a lock that cleared `lines`, fell `drop` rows and left the board as
     /// `empty` says.
     #[inline(always)]
-    pub fn lock_points(&self, lines: u32, drop: u32, empty: bool) -> (i32, bool) {
+    pub fn lock_points(&self, lines: u32, drop: u32, empty: bool) -> i32 {
         let all_clear = self.all_clear_bonus && empty && lines > 0;
         let bonus = match (all_clear, self.level) {
             (false, _) => 0,
             (true, 1 | 2) => 500,
             (true, _) => 4000,
         };
-        (LINE_SCORE[lines as usize] + drop as i32 + bonus, all_clear)
+        LINE_SCORE[lines as usize] + drop as i32 + bonus
     }
 
     /// A fresh board: empty, with the obstacles of level 3 drawn from `dealer`.
@@ -401,18 +455,23 @@ impl Rules {
     /// the next spawn.
     #[inline(always)]
     pub fn locked(&self, position: &mut Position, piece: u8, landing: Landing) -> Turn {
-        let mut turn = Turn::NOTHING;
         let shape = &SHAPES[piece as usize][landing.state as usize];
         let full = lock(&mut position.board, shape, landing.x, landing.y);
+        self.scored(position, piece, landing, full)
+    }
+
+    /// The rest of a turn once `piece` has locked and the rows `full` are gone from
+    /// `position.board`: its points and the next spawn.
+    #[inline(always)]
+    pub fn scored(&self, position: &mut Position, piece: u8, landing: Landing, full: u64) -> Turn {
+        let mut turn = Turn::NOTHING;
         turn.full = full;
         turn.lines = full.count_ones();
-        let (points, all_clear) = self.lock_points(
+        turn.points = self.lock_points(
             turn.lines,
             landing.drop,
             full != 0 && is_empty(&position.board),
         );
-        turn.points = points;
-        turn.all_clear = all_clear;
         turn.landing = Some(landing);
         turn.piece = piece;
         self.check_spawn(position, &mut turn);
@@ -488,7 +547,7 @@ mod tests {
         let board = Board::empty(WIDTH, HEIGHT);
         let l = land(&board, I, 0, 0);
         assert_eq!((l.state, l.x, l.y, l.drop), (0, 0, 19, 18));
-        let (points, _) = rules(2).lock_points(0, l.drop, false);
+        let points = rules(2).lock_points(0, l.drop, false);
         assert_eq!(points, 18);
     }
 
@@ -519,6 +578,13 @@ mod tests {
             assert_eq!(turn.points, expected);
             assert!(is_empty(&position.board));
         }
+        // Level 3's all-clear is worth 4,000.
+        let level_3 = Rules {
+            level: 3,
+            all_clear_bonus: true,
+        };
+        assert_eq!(level_3.lock_points(4, 18, true), 5318);
+        assert_eq!(level_3.lock_points(0, 18, true), 18);
     }
 
     #[test]

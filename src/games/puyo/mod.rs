@@ -161,12 +161,6 @@ impl Puyo {
                     )
                 })?,
         };
-        if spec.bag7 {
-            bail!("--bag7 is a tetris setting; puyo does not use it");
-        }
-        if spec.inarow.is_some() {
-            bail!("--inarow is a connect setting; puyo does not use it");
-        }
         Ok(Puyo {
             rules,
             colours,
@@ -311,6 +305,10 @@ impl Game for Puyo {
             after.fired = fired;
             visit(placement, &after, &outcome(&played), &values);
         }
+    }
+
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("move_score")
     }
 
     fn shows_next(&self, position: &Position) -> bool {

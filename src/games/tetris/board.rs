@@ -244,7 +244,7 @@ impl Board {
 
     /// Drops a piece straight down from above, then removes full rows. A drop that tops out
     /// still places the cells that fit, so the board stays drawable; the caller decides.
-    #[inline]
+    #[inline(always)]
     pub fn drop_piece(&mut self, drop: &Drop) -> Landing {
         let span = drop.span as usize;
         let y = self.landing_row(drop, span);
@@ -1210,7 +1210,7 @@ mod tests {
     #[test]
     fn a_cleared_row_opens_holes_and_deepens_wells() {
         let table = DropTable::new(4);
-        let upright = *table.find(0, 1, 1).unwrap();
+        let upright = *table.find(0, 0, 1).unwrap();
         let first = board(&["....", "....", "#.##", "#..#"]);
         let second = board(&["....", "...#", "#.##", "#..#"]);
         let [first_cleared, second_cleared] = [first, second].map(|b| {

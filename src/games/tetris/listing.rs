@@ -1,7 +1,7 @@
 //! Board files and the placement listing of `moves`: how users debug weights.
 
 use super::board::{Board, FEATURE_NAMES, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-use super::pieces::piece_index;
+use super::pieces::{VALID_PIECES, piece_index};
 use super::{Position, Tetris};
 use crate::game::FeatureMask;
 use anyhow::{Result, bail};
@@ -77,7 +77,7 @@ pub fn list_moves(board: Board, piece: &str) -> Result<Vec<MoveListing>> {
     let mut chars = piece.chars();
     let index = match (chars.next().and_then(piece_index), chars.next()) {
         (Some(i), None) => i,
-        _ => bail!("unknown piece `{piece}`; valid pieces: I, O, T, S, Z, L, J"),
+        _ => bail!("unknown piece `{piece}`; valid pieces: {VALID_PIECES}"),
     };
     let game = Tetris::new(board.width(), board.height())?;
     let all: FeatureMask = (1 << FEATURE_NAMES.len()) - 1;

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod listing;
 pub mod pieces;
+pub mod sequence;
 
 use crate::game::{FeatureMask, FeatureValues, Game, Outcome};
 use anyhow::{Result, bail};
@@ -299,16 +300,16 @@ impl Game for Tetris {
         s
     }
 
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("lines_cleared")
+    }
+
     fn shows_next(&self, position: &Position) -> bool {
         position.next != NO_PIECE
     }
 
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {
-        let drop = self
-            .table
-            .find(position.piece, mv.orientation, mv.column)
-            .expect("a placement offered by for_each_move");
-        let landing = position.board.drop_piece(drop);
+        let landing = self.land(&mut position.board, position.piece, mv);
         let mut bag = position.bag;
         if self.preview {
             position.piece = position.next;
@@ -333,6 +334,16 @@ impl Game for Tetris {
 }
 
 impl Tetris {
+    /// Drops `piece` on `board` as `mv` says and removes the full rows: a move played for real.
+    #[inline]
+    fn land(&self, board: &mut Board, piece: u8, mv: Placement) -> board::Landing {
+        let drop = self
+            .table
+            .find(piece, mv.orientation, mv.column)
+            .expect("a placement offered by for_each_move");
+        board.drop_piece(drop)
+    }
+
     fn has_safe_drop(&self, position: &Position) -> bool {
         self.table
             .drops(position.piece)

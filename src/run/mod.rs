@@ -5,6 +5,9 @@
 //! common games, and after each generation writes the history, the plots and a checkpoint
 //! atomically, so a run stopped at any point resumes to the very same result.
 
+mod executor;
+mod observers;
+
 use crate::checkpoint::{Checkpoint, Expected};
 use crate::episode::play_all;
 use crate::eval::LinearPlayer;
@@ -15,27 +18,24 @@ use crate::games::GameSpec;
 use crate::games::connect::agents::Opponent;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
 use crate::progress::{Mode, Progress};
-use crate::report::{
-    HistoryRow, References, Timing, append_timing, plot_fitness, plot_weights, write_history,
-};
+use crate::report::{HistoryRow, References};
 use crate::rng::{Purpose, game_stream, stream};
-use crate::search::Player;
+use crate::search::{Player, Search};
 use crate::stats::Summary;
-use crate::tune::Optimizer;
 use crate::tune::cem::{CemConfig, CrossEntropy};
 use crate::tune::cmaes::{Cmaes, CmaesConfig};
-use crate::tune::fitness::score_candidates;
+use crate::tune::fitness::{Scores, score_candidates};
 use crate::tune::ga::{GaConfig, GeneticAlgorithm};
-use crate::tune::{OptimizerKind, OptimizerSpec, OptimizerState, rank};
+use crate::tune::{OptimizerKind, OptimizerSpec, OptimizerState};
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use executor::{Evaluation, Executor};
+use observers::{Display, HistoryFile, Plots, Timings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Everything that defines a run. Every field has a default; `run.toml` in a run folder holds
 /// the fully resolved config, so `evolve --config run.toml` reproduces the run.
@@ -124,7 +124,7 @@ impl Default for RunConfig {
 /// in so that `evolve` with no arguments works from any directory (an installed binary too).
 const BUILTIN_BASELINE: (&str, &str) = (
     "weights/tetris/dellacherie.toml",
-    include_str!("../weights/tetris/dellacherie.toml"),
+    include_str!("../../weights/tetris/dellacherie.toml"),
 );
 
 /// A run's baseline weights: the file, or the built-in copy when a path ending in the built-in
@@ -453,13 +453,7 @@ pub fn evolve<G: Game + Clone>(
         ),
     )?;
     let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
-    let expand = |w: &[f64]| -> Vec<f64> {
-        let mut full = vec![0.0; all.len()];
-        for (&i, &x) in indices.iter().zip(w) {
-            full[i] = x;
-        }
-        full
-    };
+    let expand = |w: &[f64]| expand_to(&indices, all.len(), w);
     if config.hall_of_fame > 0 && game.with_rivals(&[]).is_none() {
         bail!(
             "hall_of_fame needs a two-player game; {} is played alone",
@@ -495,7 +489,7 @@ pub fn evolve<G: Game + Clone>(
     let folder = open()?;
     let dir = &folder.path().to_path_buf();
     let checkpoint_path = dir.join("checkpoint.json");
-    let mut checkpoint = if resume {
+    let checkpoint = if resume {
         resume_from(dir, config, &names)?
     } else {
         let optimizer = config.new_optimizer(names.len(), start.as_deref());
@@ -514,144 +508,44 @@ pub fn evolve<G: Game + Clone>(
     }
 
     let stop = stop_flag();
-    let limits = config.limits();
-    let title = format!("{} ({}), seed {}", game.name(), game.rules(), config.seed);
-    let bar = (mode == Mode::Bar).then(|| {
-        let bar = ProgressBar::new(config.generations);
-        bar.set_style(
-            ProgressStyle::with_template("generation {pos}/{len} [{bar:25}] {msg} eta {eta}")
-                .expect("a valid progress template")
-                .progress_chars("=> "),
-        );
-        bar.set_position(checkpoint.next_generation);
-        bar
-    });
-
-    while checkpoint.next_generation < config.generations {
-        let g = checkpoint.next_generation;
-        let started = Instant::now();
-        let candidates: Vec<Vec<f64>> = checkpoint
-            .optimizer
-            .ask()
-            .iter()
-            .map(|w| expand(w))
-            .collect();
-        let champions = &checkpoint.history[checkpoint
-            .history
-            .len()
-            .saturating_sub(config.hall_of_fame as usize)..];
-        let rivals = champions
-            .iter()
-            .map(|row| expand(&row.best_weights))
-            .collect::<Vec<_>>();
-        let with_rivals = (!rivals.is_empty())
-            .then(|| game.with_rivals(&rivals))
-            .flatten();
-        let scores = crate::episode::with_threads(config.threads, || {
-            score_candidates(
-                with_rivals.as_ref().unwrap_or(game),
-                search,
-                &candidates,
-                config.games,
-                |i| stream(config.seed, Purpose::TrainingGames, g, i),
-                limits,
-                stop,
-                &Progress::hidden(),
-            )
-        })??;
-        let Some(scores) = scores else {
-            if let Some(bar) = &bar {
-                bar.abandon();
-            }
-            bail!(
-                "stopped during generation {g}; resume with: stacktune evolve --resume {}",
-                dir.display()
-            );
-        };
-        let seconds = started.elapsed().as_secs_f64();
-        let summary = Summary::of(&scores.fitness);
-        let best_index = rank(&scores.fitness)[0];
-        checkpoint.evaluations += scores.games;
-        // The incumbent: the GA's best candidate, CE's and CMA-ES's mean (unit length, as the
-        // candidates are).
-        let (best_weights, sigma) = match checkpoint.optimizer.mean() {
-            Some(mut mean) => {
-                crate::tune::normalise(&mut mean);
-                (mean, Some(checkpoint.optimizer.sigma()))
-            }
-            None => (checkpoint.optimizer.ask()[best_index].clone(), None),
-        };
-        let validate = (g + 1) % config.validate_every == 0 || g + 1 == config.generations;
-        let validation = if validate {
-            let player = Player::new(
-                LinearPlayer::from_vector(all, &expand(&best_weights))?,
-                search,
-            );
-            let v = held_out(game, &player, config.validation_games, config, stop)?;
-            Some(v.mean)
-        } else {
-            None
-        };
-        checkpoint.history.push(HistoryRow {
-            generation: g,
-            evaluations: checkpoint.evaluations,
-            best: summary.max,
-            mean: summary.mean,
-            median: summary.median,
-            std: summary.std,
-            validation,
-            best_weights,
-            sigma,
-        });
-        let mut rng = stream(config.seed, Purpose::Breeding, g, 0);
-        checkpoint.optimizer.tell(&scores.fitness, &mut rng);
-        checkpoint.next_generation = g + 1;
-
-        write_history(&dir.join("history.csv"), &names, &checkpoint.history)?;
-        plot_fitness(
-            dir,
-            &title,
-            game.score_name(),
-            &checkpoint.history,
-            References::default(),
-        )?;
-        plot_weights(dir, &title, &names, &checkpoint.history)?;
-        write_atomic(&checkpoint_path, checkpoint.seal()?.as_bytes())?;
-        append_timing(
-            &dir.join("timings.csv"),
-            &Timing::new(g, seconds, scores.games, scores.moves),
-        )?;
-
-        let line = format!(
-            "best {:.1} mean {:.1}{} | {:.0} games/s",
-            summary.max,
-            summary.mean,
-            validation.map_or(String::new(), |v| format!(" held-out {v:.1}")),
-            scores.games as f64 / seconds.max(1e-9)
-        );
-        match (&bar, mode) {
-            (Some(bar), _) => {
-                bar.set_message(line);
-                bar.inc(1);
-            }
-            (None, Mode::Lines) => eprintln!("generation {}/{}: {line}", g + 1, config.generations),
-            _ => {}
-        }
-        if stop.load(Ordering::SeqCst) {
-            if let Some(bar) = &bar {
-                bar.abandon();
-            }
-            bail!(
-                "stopped after generation {}; resume with: stacktune evolve --resume {}",
-                g + 1,
-                dir.display()
-            );
-        }
-    }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-
+    let mut evaluation = GameEvaluation {
+        game,
+        config,
+        search,
+        indices: &indices,
+        stop,
+    };
+    let mut history_file = HistoryFile {
+        path: dir.join("history.csv"),
+        features: names.clone(),
+    };
+    let mut plots = Plots {
+        dir: dir.clone(),
+        title: format!("{} ({}), seed {}", game.name(), game.rules(), config.seed),
+        measure: game.score_name(),
+        features: names.clone(),
+    };
+    let mut timings = Timings {
+        path: dir.join("timings.csv"),
+    };
+    let display = Display::new(mode, config.generations, checkpoint.next_generation);
+    let mut executor = Executor {
+        checkpoint,
+        checkpoint_path,
+        generations: config.generations,
+        seed: config.seed,
+        validate_every: config.validate_every,
+        stop,
+        resume_hint: format!("stacktune evolve --resume {}", dir.display()),
+    };
+    let games_progress = |g, candidates| display.games(g, candidates * config.games);
+    executor.run(
+        &mut evaluation,
+        &mut [&mut history_file, &mut plots, &mut timings, &mut &display],
+        games_progress,
+    )?;
+    display.finish();
+    let checkpoint = executor.checkpoint;
     // The final generation's best, on all held-out games, next to the baseline.
     let last = checkpoint
         .history
@@ -665,18 +559,30 @@ pub fn evolve<G: Game + Clone>(
             config.final_games
         );
     }
-    let best = held_out(game, &player, config.final_games, config, stop)?;
+    let final_progress = |label: &str| Progress::new(mode, config.final_games, label);
+    let best = held_out(
+        game,
+        &player,
+        config.final_games,
+        config,
+        stop,
+        &final_progress("held-out games"),
+    )?;
     let baseline = match &baseline {
         Some((path, p)) => Some((
             path.clone(),
-            held_out(game, p, config.final_games, config, stop)?,
+            held_out(
+                game,
+                p,
+                config.final_games,
+                config,
+                stop,
+                &final_progress("baseline's held-out games"),
+            )?,
         )),
         None => None,
     };
-    plot_fitness(
-        dir,
-        &title,
-        game.score_name(),
+    plots.fitness(
         &checkpoint.history,
         References {
             baseline: baseline.as_ref().map(|(_, b)| b.mean),
@@ -724,6 +630,74 @@ pub fn evolve<G: Game + Clone>(
     })
 }
 
+/// Scores generations for the executor: the game under the run's search, candidates
+/// expanded from the tuned features to the game's, training games from the run's streams.
+struct GameEvaluation<'a, G> {
+    game: &'a G,
+    config: &'a RunConfig,
+    search: Search,
+    /// The tuned features' indices in the game's feature list.
+    indices: &'a [usize],
+    stop: &'a AtomicBool,
+}
+
+impl<G: Game + Clone> Evaluation for GameEvaluation<'_, G> {
+    fn score(
+        &mut self,
+        generation: u64,
+        candidates: &[Vec<f64>],
+        history: &[HistoryRow],
+        progress: &Progress,
+    ) -> Result<Option<Scores>> {
+        let (config, all) = (self.config, self.game.feature_names().len());
+        let expand = |w: &[f64]| expand_to(self.indices, all, w);
+        let candidates: Vec<Vec<f64>> = candidates.iter().map(|w| expand(w)).collect();
+        // Two-player games: the last generations' champions join the opponents.
+        let champions = &history[history.len().saturating_sub(config.hall_of_fame as usize)..];
+        let rivals: Vec<Vec<f64>> = champions.iter().map(|r| expand(&r.best_weights)).collect();
+        let with_rivals = (!rivals.is_empty())
+            .then(|| self.game.with_rivals(&rivals))
+            .flatten();
+        crate::episode::with_threads(config.threads, || {
+            score_candidates(
+                with_rivals.as_ref().unwrap_or(self.game),
+                self.search,
+                &candidates,
+                config.games,
+                |i| stream(config.seed, Purpose::TrainingGames, generation, i),
+                config.limits(),
+                self.stop,
+                progress,
+            )
+        })?
+    }
+
+    fn validate(&mut self, weights: &[f64]) -> Result<f64> {
+        let names = self.game.feature_names();
+        let full = expand_to(self.indices, names.len(), weights);
+        let player = Player::new(LinearPlayer::from_vector(names, &full)?, self.search);
+        let games = self.config.validation_games;
+        let summary = held_out(
+            self.game,
+            &player,
+            games,
+            self.config,
+            self.stop,
+            &Progress::hidden(),
+        )?;
+        Ok(summary.mean)
+    }
+}
+
+/// A vector over the tuned features spread over all `len` of the game's (zeros elsewhere).
+fn expand_to(indices: &[usize], len: usize, w: &[f64]) -> Vec<f64> {
+    let mut full = vec![0.0; len];
+    for (&i, &x) in indices.iter().zip(w) {
+        full[i] = x;
+    }
+    full
+}
+
 /// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
 fn held_out<G: Game + Clone>(
     game: &G,
@@ -731,6 +705,7 @@ fn held_out<G: Game + Clone>(
     games: u64,
     config: &RunConfig,
     stop: &AtomicBool,
+    progress: &Progress,
 ) -> Result<Summary> {
     let game = &game.numbered_from(config.validation_seed);
     let results = crate::episode::with_threads(config.threads, || {
@@ -741,12 +716,41 @@ fn held_out<G: Game + Clone>(
             |i| game_stream(config.validation_seed, i),
             config.validation_limits(),
             stop,
-            &Progress::hidden(),
+            progress,
         )
     })?
     .context("stopped during validation; resume with --resume")?;
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
     Ok(Summary::of(&scores))
+}
+
+/// Every run folder shipped under reports/: the reference runs, and the runs of the shipped
+/// comparisons (`<comparison>/<config>/repeat-<r>`).
+#[cfg(test)]
+pub(crate) fn reference_runs() -> Vec<PathBuf> {
+    fn runs_in(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) {
+        if dir.join("run.toml").is_file() {
+            out.push(dir.to_path_buf());
+        } else if depth > 0 {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.is_dir())
+                .collect();
+            entries.sort();
+            for entry in entries {
+                runs_in(&entry, depth - 1, out);
+            }
+        }
+    }
+    let mut runs = Vec::new();
+    runs_in(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"),
+        3,
+        &mut runs,
+    );
+    assert!(runs.len() >= 5, "reference runs: {runs:?}");
+    runs
 }
 
 /// Whether the run in `dir` is finished: its best.toml is written and its history holds the
@@ -808,9 +812,7 @@ mod tests {
     /// are what the run loop writes.
     #[test]
     fn shipped_checkpoints_fit_their_runs() {
-        let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
-        for entry in std::fs::read_dir(reports).unwrap() {
-            let dir = entry.unwrap().path();
+        for dir in reference_runs() {
             let config = RunConfig::load(&dir.join("run.toml")).unwrap();
             let game = config.game.build().unwrap();
             let all = crate::with_game!(&game, g => g.feature_names());

@@ -61,18 +61,19 @@ impl RunFolder {
         }
     }
 
-    /// The folder `--out` names, for a new run whose run.toml is `run_toml`: created when
-    /// missing, taken when empty, refused with what it holds and what to do otherwise, unless
-    /// `force`, which moves what is there aside first. `same_run` tells whether an existing
-    /// run.toml describes this very run.
+    /// The folder `--out` names, for a new run: created when missing, taken when empty,
+    /// refused with what it holds and what to do otherwise, unless `force`, which moves what is
+    /// there aside first. `same_run` tells whether an existing run.toml describes this very run.
     pub fn claim(path: &Path, force: bool, same_run: impl Fn(&Path) -> bool) -> Result<RunFolder> {
         check_not_above_here(path, "--out")?;
         // A folder of ours may be in use: take its lock before looking, so that a second
         // writer hears who holds it. A folder of someone else's gets no lock file from us.
-        let mut held_lock = None;
-        if path.is_dir() && path.join(LOCK).is_file() {
-            held_lock = Some(lock(path.to_path_buf())?);
-        }
+        let ours = path.is_dir() && path.join(LOCK).is_file();
+        let held_lock = if ours {
+            Some(lock(path.to_path_buf())?)
+        } else {
+            None
+        };
         let dir = path.display();
         let (what, resume) = match survey(path, &same_run)? {
             Held::Nothing => return held_lock.map_or_else(|| create_and_lock(path), Ok),
@@ -131,7 +132,7 @@ impl RunFolder {
         let refuse_finished = || {
             if finished(path) {
                 bail!(
-                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out"
+                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config {dir}/run.toml"
                 );
             }
             Ok(())

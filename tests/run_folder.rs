@@ -121,6 +121,40 @@ fn without_out_every_run_gets_a_new_folder_and_says_where() {
     );
 }
 
+/// Two runs started at once without --out get a folder each.
+#[test]
+fn runs_started_together_get_a_folder_each() {
+    let dir = setup();
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_stacktune"))
+            .args(["evolve", "--config", "tiny.toml", "--quiet"])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (start(), start());
+    let mut reports: Vec<String> = [a, b]
+        .into_iter()
+        .map(|c| {
+            success(&c.wait_with_output().unwrap())
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    reports.sort();
+    assert_eq!(
+        reports,
+        ["report: runs/tetris-tiny", "report: runs/tetris-tiny-2"]
+    );
+    assert_eq!(
+        fs::read(dir.path().join("runs/tetris-tiny/history.csv")).unwrap(),
+        fs::read(dir.path().join("runs/tetris-tiny-2/history.csv")).unwrap()
+    );
+}
+
 /// The main job in a fresh clone, twice: `git status` stays clean (runs/ is ignored) and the
 /// shipped reference runs are not touched.
 #[test]
@@ -175,7 +209,7 @@ fn readme_commands_cannot_touch_the_shipped_runs() {
     let reports = snapshot(&root().join("reports"));
     assert_error(
         &run(&["evolve", "--resume", "reports/tetris-long"]),
-        "reports/tetris-long holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out",
+        "reports/tetris-long holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config reports/tetris-long/run.toml",
     );
     assert_error(
         &run(&[
@@ -298,7 +332,7 @@ fn resume_refuses_a_finished_run() {
     let finished = finished_run(dir.path(), "r");
     assert_error(
         &run_in(dir.path(), &["evolve", "--resume", "r"]),
-        "r holds a finished run (its best.toml is written): nothing to resume; to run it again, give its run.toml to --config with a new --out",
+        "r holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config r/run.toml",
     );
     assert_eq!(snapshot(&dir.path().join("r")), finished);
 }

@@ -808,7 +808,8 @@ mod tests {
         }
     }
 
-    /// The shipped reference runs' checkpoints are sealed and fit their run.toml and history.
+    /// The shipped reference runs' checkpoints are sealed, fit their run.toml and history, and
+    /// are what the run loop writes.
     #[test]
     fn shipped_checkpoints_fit_their_runs() {
         for dir in reference_runs() {
@@ -820,6 +821,9 @@ mod tests {
             let checkpoint = resume_from(&dir, &config, &names)
                 .unwrap_or_else(|e| panic!("{}: {e:#}", dir.display()));
             assert_eq!(checkpoint.next_generation, config.generations);
+            // Byte for byte what the run loop writes.
+            let text = std::fs::read_to_string(dir.join("checkpoint.json")).unwrap();
+            assert_eq!(checkpoint.seal().unwrap(), text, "{}", dir.display());
         }
     }
 

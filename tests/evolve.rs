@@ -395,3 +395,28 @@ fn best_weights_play_on_their_own_board() {
     assert_eq!(pieces(&[]), pieces(&["--width", "6", "--height", "10"]));
     assert_ne!(pieces(&[]), pieces(&["--width", "10", "--height", "20"]));
 }
+
+/// A setting a config turns on can be turned off from the command line.
+#[test]
+fn a_flag_turns_off_what_the_config_turns_on() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(
+        dir.path(),
+        &CONFIG.replace(
+            "height = 10\n",
+            "height = 10\nbag7 = true\npreview = true\n",
+        ),
+    );
+    let out = evolve(
+        dir.path(),
+        &["--generations", "1", "--no-preview", "--out", "run"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run_toml = read(&dir.path().join("run"), "run.toml");
+    assert!(run_toml.contains("bag7 = true\n"), "{run_toml}");
+    assert!(run_toml.contains("preview = false\n"), "{run_toml}");
+}

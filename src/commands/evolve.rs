@@ -67,6 +67,26 @@ pub struct EvolveArgs {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
+    /// Turn off what the config turns on.
+    #[command(flatten)]
+    pub off: Off,
+}
+
+/// Flags that turn off a setting a config file turned on (`bag7 = true` and `--no-bag7`).
+#[derive(clap::Args, Debug, Default)]
+pub struct Off {
+    /// Draw tetris pieces independently even if the config says bag7.
+    #[arg(long, conflicts_with = "bag7")]
+    pub no_bag7: bool,
+    /// Do not offer top-outs even if the config allows them.
+    #[arg(long, conflicts_with = "allow_topout")]
+    pub no_allow_topout: bool,
+    /// Hide the next piece even if the config shows it.
+    #[arg(long, conflicts_with = "preview")]
+    pub no_preview: bool,
+    /// No contest all-clear bonus even if the config scores it.
+    #[arg(long, conflicts_with = "all_clear")]
+    pub no_all_clear: bool,
 }
 
 impl EvolveArgs {
@@ -102,13 +122,21 @@ impl EvolveArgs {
         c.game.depth = g.depth.or(c.game.depth);
         c.game.beam_width = g.beam_width.or(c.game.beam_width);
         c.game.level = g.level.or(c.game.level);
-        c.game.all_clear |= g.all_clear;
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();
         }
-        c.game.bag7 |= g.bag7;
-        c.game.allow_topout |= g.allow_topout;
-        c.game.preview |= g.preview;
+        for (setting, on, off) in [
+            (&mut c.game.bag7, g.bag7, self.off.no_bag7),
+            (
+                &mut c.game.allow_topout,
+                g.allow_topout,
+                self.off.no_allow_topout,
+            ),
+            (&mut c.game.preview, g.preview, self.off.no_preview),
+            (&mut c.game.all_clear, g.all_clear, self.off.no_all_clear),
+        ] {
+            *setting = (*setting || on) && !off;
+        }
         set!(c.features, self.features);
         if let Some(kind) = self.optimizer {
             c.optimizer.kind = kind;
@@ -160,7 +188,11 @@ pub fn run(args: EvolveArgs) -> Result<()> {
                 || args.seed.is_some()
                 || args.hall_of_fame.is_some()
                 || args.name.is_some()
-                || args.out.is_some();
+                || args.out.is_some()
+                || args.off.no_bag7
+                || args.off.no_allow_topout
+                || args.off.no_preview
+                || args.off.no_all_clear;
             if overrides {
                 bail!(
                     "--resume continues the run as its run.toml says; only --threads and --quiet may be given with it"

@@ -54,7 +54,7 @@ pub struct GameSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
     /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
-    /// ply; a position's value is the points gained on the way plus its evaluation.
+    /// ply; a position's value is its evaluation plus the points of the moves before it.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beam_width: Option<usize>,

@@ -28,7 +28,8 @@ pub enum Search {
     /// One ply, or two when the game shows the next piece: the player the papers tune.
     Lookahead,
     /// Keeps the `width` best positions at each of `depth` plies over the known pieces; a
-    /// position's value is the points gained on the way plus the evaluation of the last board.
+    /// position's value is the last move's evaluation plus the points of the moves before it,
+    /// weighted as the weights weigh the game's points feature.
     Beam { depth: u32, width: usize },
     /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
     /// values are from the mover's side.

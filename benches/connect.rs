@@ -90,7 +90,7 @@ fn solver_on_published_vectors(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| Solver::new().solve(black_box(p)))
+                .map(|p| Solver::new().solve(black_box(p)).unwrap())
                 .sum::<i32>()
         })
     });

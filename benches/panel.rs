@@ -5,6 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use stacktune::games::panel::load::{parse_stock, parse_toml};
 use stacktune::games::panel::{AllSolutions, Puzzle, shortest};
+use stacktune::progress::Meter;
 use std::hint::black_box;
 
 fn stage_59() -> Puzzle {
@@ -34,11 +35,17 @@ fn stage_59_all_solutions(c: &mut Criterion) {
         b.iter(|| {
             // A fresh memo each time: the measure is a cold solve, as `solve --all` does it.
             let mut all = AllSolutions::default();
-            all.list(black_box(&p.board), p.swaps, u64::MAX).unwrap()
+            all.list(
+                black_box(&p.board),
+                p.swaps,
+                u64::MAX,
+                &mut Meter::unbounded(),
+            )
+            .unwrap()
         })
     });
     c.bench_function("panel_stage59_shortest", |b| {
-        b.iter(|| shortest(black_box(&p.board), p.swaps))
+        b.iter(|| shortest(black_box(&p.board), p.swaps, &mut Meter::unbounded()).unwrap())
     });
 }
 
@@ -50,7 +57,11 @@ fn classic_shortest(c: &mut Criterion) {
         b.iter(|| {
             puzzles
                 .iter()
-                .map(|p| shortest(black_box(&p.board), p.swaps).nodes)
+                .map(|p| {
+                    shortest(black_box(&p.board), p.swaps, &mut Meter::unbounded())
+                        .unwrap()
+                        .nodes
+                })
                 .sum::<u64>()
         })
     });

@@ -151,3 +151,171 @@ impl Progress {
         }
     }
 }
+
+/// Nodes an exact search counts between reports to its [`Meter`]: often enough for a steady
+/// display and a time limit overshot by milliseconds, rare enough that the clock, the bar and
+/// the limit cost nothing measurable per node.
+pub const BATCH: u64 = 1 << 16;
+
+/// The end of a search stopped by its time limit: what the user is told instead of a result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stopped {
+    pub seconds: f64,
+    pub nodes: u64,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "search stopped by --time-limit after {:.1} s and {} nodes without a result",
+            self.seconds, self.nodes
+        )
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// Progress of work with no known total, an exact search: nodes searched, nodes per second and
+/// time, as a spinner on a terminal or a plain line every [`LINE_EVERY`] otherwise, and an
+/// optional time limit. The search owns it and counts into it with [`Meter::node`], a plain
+/// field increment, so its hot loop takes no lock and makes no call but once per [`BATCH`].
+pub struct Meter {
+    mode: Mode,
+    bar: Option<ProgressBar>,
+    label: String,
+    limit: Option<Duration>,
+    nodes: u64,
+    stopped: bool,
+    start: Instant,
+    last_line: Instant,
+}
+
+impl Meter {
+    pub fn new(mode: Mode, label: &str, limit: Option<Duration>) -> Meter {
+        let bar = (mode == Mode::Bar).then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} {msg}: {human_pos} nodes, {per_sec}, {elapsed}",
+                )
+                .expect("a valid progress template"),
+            );
+            // The clock moves even while a batch is being searched.
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        let mut meter = Meter {
+            mode,
+            bar,
+            label: String::new(),
+            limit,
+            nodes: 0,
+            stopped: false,
+            start: Instant::now(),
+            last_line: Instant::now(),
+        };
+        meter.restart(label);
+        meter
+    }
+
+    /// A meter that shows nothing and never stops: for searches run without a user watching.
+    pub fn unbounded() -> Meter {
+        Meter::new(Mode::Quiet, "", None)
+    }
+
+    /// Starts over for the next piece of work (the next puzzle of a file): count, clock and time
+    /// limit begin again, on the same spinner.
+    pub fn restart(&mut self, label: &str) {
+        self.label = label.to_string();
+        self.nodes = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.last_line = self.start;
+        if let Some(bar) = &self.bar {
+            bar.reset();
+            bar.set_message(label.to_string());
+        }
+    }
+
+    /// Counts one node; false once the time limit has passed, and from then on, so that the
+    /// search unwinds without recording anything it did not finish.
+    #[inline]
+    pub fn node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(BATCH) {
+            self.report();
+        }
+        !self.stopped
+    }
+
+    /// Runs `print` with the spinner hidden, so a line on standard output does not tear it.
+    pub fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
+        }
+    }
+
+    /// Whether the time limit stopped the search.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Nodes counted since the last restart.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// `value` when the search ran to its end; the error that says where it stopped otherwise,
+    /// so that what a stopped search computed is never shown as a result.
+    pub fn result<T>(&self, value: T) -> Result<T, Stopped> {
+        if self.stopped {
+            Err(Stopped {
+                seconds: self.start.elapsed().as_secs_f64(),
+                nodes: self.nodes,
+            })
+        } else {
+            Ok(value)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report(&mut self) {
+        let elapsed = self.start.elapsed();
+        if self.limit.is_some_and(|limit| elapsed >= limit) {
+            self.stopped = true;
+        }
+        match self.mode {
+            Mode::Quiet => {}
+            Mode::Bar => {
+                if let Some(bar) = &self.bar {
+                    bar.set_position(self.nodes);
+                }
+            }
+            Mode::Lines => {
+                if self.last_line.elapsed() >= LINE_EVERY {
+                    self.last_line = Instant::now();
+                    let seconds = elapsed.as_secs_f64();
+                    eprintln!(
+                        "{}: {} nodes, {:.0} nodes/s ({seconds:.1} s)",
+                        self.label,
+                        self.nodes,
+                        self.nodes as f64 / seconds
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The spinner goes away with the search, so results and errors print on a clean line.
+impl Drop for Meter {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -43,8 +43,13 @@ fn published_vectors_are_solved() {
     for (moves, expected) in vectors() {
         let position = game.parse_moves(moves).unwrap();
         let mut solver = Solver::new();
-        assert_eq!(solver.solve(&position), expected, "{moves}");
-        let best = solver.analyse(&position).into_iter().flatten().max();
+        assert_eq!(solver.solve(&position), Ok(expected), "{moves}");
+        let best = solver
+            .analyse(&position)
+            .unwrap()
+            .into_iter()
+            .flatten()
+            .max();
         assert_eq!(best, Some(expected), "analysis of {moves}");
     }
 }
@@ -835,7 +840,7 @@ fn move_accuracy_counts_value_preserving_columns() {
         let position = game.parse_moves(moves).unwrap();
         Solved {
             position,
-            columns: solver.analyse(&position),
+            columns: solver.analyse(&position).unwrap(),
         }
     };
     // Scores by column -5 -5 -5 -1 6 -5 full: only column 5 keeps the win.

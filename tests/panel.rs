@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use stacktune::games::panel::load::{self, Entry};
 use stacktune::games::panel::{AllSolutions, Board, Puzzle, Swap, shortest};
+use stacktune::progress::Meter;
 use std::fs;
 use std::path::Path;
 
@@ -39,7 +40,7 @@ fn stage_59_published_answer_is_a_solution_and_empties_the_board() {
     let p = stage_59();
     let published = swaps(&[(3, 0), (2, 3), (3, 1), (1, 3)]);
     let all = AllSolutions::default()
-        .list(&p.board, p.swaps, 1000)
+        .list(&p.board, p.swaps, 1000, &mut Meter::unbounded())
         .unwrap();
     assert!(all.contains(&published), "{all:?}");
     assert!(replay(&p.board, &published).0.is_empty());
@@ -50,7 +51,10 @@ fn stage_59_published_answer_is_a_solution_and_empties_the_board() {
         assert!(!replay(&p.board, &s[..s.len() - 1]).0.is_empty(), "{s:?}");
     }
     assert_eq!(
-        shortest(&p.board, p.swaps).solution.map(|s| s.len()),
+        shortest(&p.board, p.swaps, &mut Meter::unbounded())
+            .unwrap()
+            .solution
+            .map(|s| s.len()),
         Some(4)
     );
 }
@@ -63,8 +67,10 @@ fn stock_stage_59_is_the_toml_stage_up_to_colours() {
     let toml = stage_59();
     let mut all = AllSolutions::default();
     assert_eq!(
-        all.list(&json.board, json.swaps, 1000).unwrap(),
-        all.list(&toml.board, toml.swaps, 1000).unwrap()
+        all.list(&json.board, json.swaps, 1000, &mut Meter::unbounded())
+            .unwrap(),
+        all.list(&toml.board, toml.swaps, 1000, &mut Meter::unbounded())
+            .unwrap()
     );
 }
 
@@ -82,7 +88,9 @@ fn every_classic_stage_needs_exactly_its_moves() {
     assert_eq!(classic.len(), 60);
     for e in classic {
         let p = e.puzzle.as_ref().unwrap();
-        let solution = shortest(&p.board, p.swaps).solution;
+        let solution = shortest(&p.board, p.swaps, &mut Meter::unbounded())
+            .unwrap()
+            .solution;
         let solution = solution.unwrap_or_else(|| panic!("{} has no solution", e.name));
         assert_eq!(solution.len() as u32, p.swaps, "{}", e.name);
         assert!(replay(&p.board, &solution).0.is_empty(), "{}", e.name);
@@ -95,7 +103,12 @@ fn ridiculous_mode_is_unsolvable_or_unsupported() {
     // Puzzle 2 uses colours only, but needs swaps made while panels fall.
     let p = load::select(&stock, "Ridiculous Mode", 2).unwrap();
     let p = p.puzzle.as_ref().unwrap();
-    assert_eq!(shortest(&p.board, p.swaps).solution, None);
+    assert_eq!(
+        shortest(&p.board, p.swaps, &mut Meter::unbounded())
+            .unwrap()
+            .solution,
+        None
+    );
     // Puzzle 1 holds colourless blocks, which the rules do not cover.
     let e = load::select(&stock, "Ridiculous Mode", 1).unwrap();
     let reason = format!("{:#}", e.puzzle.as_ref().unwrap_err());
@@ -109,8 +122,16 @@ fn a_panel_swapped_into_an_empty_cell_falls() {
     let (after, chains) = b.swapped(Swap { x: 2, y: 1 }).unwrap();
     assert_eq!(chains, 1);
     assert_eq!(after, board(&[[0, 0, 0, 0, 2, 0], [0, 0, 0, 2, 2, 0]]));
-    assert_eq!(shortest(&b, 3).solution.map(|s| s.len()), Some(2));
-    let all = AllSolutions::default().list(&b, 2, 1000).unwrap();
+    assert_eq!(
+        shortest(&b, 3, &mut Meter::unbounded())
+            .unwrap()
+            .solution
+            .map(|s| s.len()),
+        Some(2)
+    );
+    let all = AllSolutions::default()
+        .list(&b, 2, 1000, &mut Meter::unbounded())
+        .unwrap();
     assert!(all.contains(&swaps(&[(2, 1), (4, 1)])), "{all:?}");
 }
 
@@ -130,7 +151,10 @@ fn a_two_step_chain_counts_two() {
     let (after, chains) = b.swapped(Swap { x: 2, y: 0 }).unwrap();
     assert!(after.is_empty());
     assert_eq!(chains, 2);
-    assert_eq!(shortest(&b, 1).solution, Some(swaps(&[(2, 0)])));
+    assert_eq!(
+        shortest(&b, 1, &mut Meter::unbounded()).unwrap().solution,
+        Some(swaps(&[(2, 0)]))
+    );
 }
 
 // --- the binary ---

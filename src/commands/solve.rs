@@ -1,7 +1,9 @@
 //! `solve`: Panel de Pon puzzles solved exactly, one with a walkthrough or every one of a file
 //! as a table.
 
+use super::search_flags::SearchFlags;
 use crate::games::panel::{AllSolutions, Entry, Puzzle, Swap, load, shortest};
+use crate::progress::{Meter, Stopped};
 use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -15,7 +17,9 @@ const MAX_LISTED: u64 = 100_000;
 #[command(
     after_help = "Swaps are printed as (x, y), origin at the bottom-left: swap (x, y) \
 exchanges cells (x, y) and (x + 1, y). A TOML puzzle has `swaps` and `rows` (top row first, \
-0 = empty, colours 1 to 6) and an optional `name`."
+0 = empty, colours 1 to 6) and an optional `name`. With --every, --time-limit bounds each \
+puzzle: one that runs out is reported as not solved within the limit, the others are still \
+solved, and the command fails at the end."
 )]
 pub struct SolveArgs {
     /// Puzzle file: a TOML puzzle or a Panel Attack JSON stock file.
@@ -39,6 +43,8 @@ pub struct SolveArgs {
     /// (boards the searches generated).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub search: SearchFlags,
 }
 
 /// What `solve --json` prints.
@@ -58,8 +64,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let file = args.file.display();
     let entries = load::read(&args.file)?;
     if args.every {
-        every(&entries);
-        return Ok(());
+        return every(&entries, &args.search);
     }
     let entry = match (&args.set, args.index, entries.as_slice()) {
         (Some(set), Some(index), _) => {
@@ -77,7 +82,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .puzzle
         .as_ref()
         .map_err(|e| anyhow!("{file}: {}: {e:#}", entry.name))?;
-    let report = solve(puzzle, args.all)?;
+    let mut meter = args.search.meter(&entry.name);
+    let report = solve(puzzle, args.all, &mut meter)?;
+    drop(meter);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -87,27 +94,23 @@ pub fn run(args: SolveArgs) -> Result<()> {
 }
 
 /// The report `--json` prints. Listing every solution is a second, exhaustive search (the
-/// shortest one stops at its first find), so it runs only when asked for.
-pub fn solve(puzzle: &Puzzle, all: bool) -> Result<SolveReport> {
-    let found = shortest(&puzzle.board, puzzle.swaps);
-    let mut nodes = found.nodes;
-    let solutions = if all {
-        let mut search = AllSolutions::default();
-        let listed = match found.solution {
-            Some(_) => search.list(&puzzle.board, puzzle.swaps, MAX_LISTED)?,
-            None => Vec::new(),
-        };
-        nodes += search.nodes;
-        Some(listed)
-    } else {
-        None
+/// shortest one stops at its first find), so it runs only when asked for. Both count into
+/// `meter`, whose time limit bounds them together.
+pub fn solve(puzzle: &Puzzle, all: bool, meter: &mut Meter) -> Result<SolveReport> {
+    let found = shortest(&puzzle.board, puzzle.swaps, meter)?;
+    let solutions = match (all, &found.solution) {
+        (false, _) => None,
+        (true, None) => Some(Vec::new()),
+        (true, Some(_)) => {
+            Some(AllSolutions::default().list(&puzzle.board, puzzle.swaps, MAX_LISTED, meter)?)
+        }
     };
     Ok(SolveReport {
         solvable: found.solution.is_some(),
         shortest: found.solution.as_ref().map(Vec::len),
         solution: found.solution,
         solutions,
-        nodes,
+        nodes: meter.nodes(),
     })
 }
 
@@ -158,43 +161,75 @@ fn print_report(name: &str, puzzle: &Puzzle, report: &SolveReport) {
     }
 }
 
-/// One line per puzzle, then a total; a puzzle the rules cannot play is a line, not an abort.
-fn every(entries: &[Entry]) {
+/// The shortest solution's length (`none` without one) and the number of solutions.
+fn shortest_and_count(puzzle: &Puzzle, meter: &mut Meter) -> Result<(Option<usize>, u64), Stopped> {
+    let found = shortest(&puzzle.board, puzzle.swaps, meter)?;
+    let count = match &found.solution {
+        Some(_) => AllSolutions::default().count(&puzzle.board, puzzle.swaps, meter)?,
+        None => 0,
+    };
+    Ok((found.solution.as_ref().map(Vec::len), count))
+}
+
+/// One line per puzzle, then a total; a puzzle the rules cannot play is a line, not an abort,
+/// and so is one that runs out of its own time limit, but the command then fails, as its table
+/// is incomplete.
+fn every(entries: &[Entry], search: &SearchFlags) -> Result<()> {
     let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
     let start = Instant::now();
-    let (mut solved, mut unsolvable, mut unsupported) = (0, 0, 0);
+    let (mut solved, mut unsolvable, mut unsupported, mut stopped) = (0, 0, 0, 0);
+    let mut meter = search.meter("");
     for entry in entries {
         let puzzle = match &entry.puzzle {
             Ok(p) => p,
             Err(e) => {
                 unsupported += 1;
-                println!("{:<width$}  unsupported: {e:#}", entry.name);
+                meter.suspend(|| println!("{:<width$}  unsupported: {e:#}", entry.name));
                 continue;
             }
         };
+        meter.restart(&entry.name);
         let t = Instant::now();
-        let found = shortest(&puzzle.board, puzzle.swaps);
-        let (length, count) = match &found.solution {
-            Some(s) => {
-                solved += 1;
-                let count = AllSolutions::default().count(&puzzle.board, puzzle.swaps);
-                (s.len().to_string(), count)
+        let line = match shortest_and_count(puzzle, &mut meter) {
+            Ok((length, count)) => {
+                let length = match length {
+                    Some(n) => {
+                        solved += 1;
+                        n.to_string()
+                    }
+                    None => {
+                        unsolvable += 1;
+                        "none".to_string()
+                    }
+                };
+                format!(
+                    "shortest {length:>4}  solutions {count:>6}  {:.3} s",
+                    t.elapsed().as_secs_f64()
+                )
             }
-            None => {
-                unsolvable += 1;
-                ("none".to_string(), 0)
+            Err(Stopped { seconds, nodes }) => {
+                stopped += 1;
+                format!("not solved within the time limit ({seconds:.1} s, {nodes} nodes)")
             }
         };
-        println!(
-            "{:<width$}  moves {}  shortest {length:>4}  solutions {count:>6}  {:.3} s",
-            entry.name,
-            puzzle.swaps,
-            t.elapsed().as_secs_f64()
-        );
+        meter.suspend(|| println!("{:<width$}  moves {}  {line}", entry.name, puzzle.swaps));
     }
+    drop(meter);
     println!(
-        "{} puzzles: {solved} solved, {unsolvable} unsolvable, {unsupported} unsupported in {:.3} s",
+        "{} puzzles: {solved} solved, {unsolvable} unsolvable, {unsupported} unsupported{} in {:.3} s",
         entries.len(),
+        if stopped > 0 {
+            format!(", {stopped} not solved within the time limit")
+        } else {
+            String::new()
+        },
         start.elapsed().as_secs_f64()
     );
+    if stopped > 0 {
+        bail!(
+            "{stopped} of {} puzzles were not solved within --time-limit",
+            entries.len()
+        );
+    }
+    Ok(())
 }

@@ -1,5 +1,6 @@
 //! `solve-connect`: the exact score of a 7 × 6 Connect Four position, and of each of its moves.
 
+use super::search_flags::SearchFlags;
 use crate::episode::with_threads;
 use crate::games::connect::Connect;
 use crate::games::connect::agents::Opponent;
@@ -25,7 +26,7 @@ pub struct SolveConnectArgs {
     /// Instead of solving a position, print how often an agent (random, tutorial, negamax4 or
     /// a connect weights file) picks a value-preserving column on the fixed accuracy set;
     /// repeat to compare agents.
-    #[arg(long, value_name = "NAME|FILE", conflicts_with = "position")]
+    #[arg(long, value_name = "NAME|FILE", conflicts_with_all = ["position", "time_limit"])]
     pub accuracy: Vec<String>,
     /// Plies a weights file given to --accuracy searches (default 1).
     #[arg(long, default_value_t = 1, requires = "accuracy")]
@@ -33,6 +34,8 @@ pub struct SolveConnectArgs {
     /// Worker threads solving the accuracy set (0 = one per core); results do not depend on it.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    #[command(flatten)]
+    pub search: SearchFlags,
 }
 
 pub fn run(args: SolveConnectArgs) -> Result<()> {
@@ -42,19 +45,25 @@ pub fn run(args: SolveConnectArgs) -> Result<()> {
     let position = Connect::standard()
         .parse_moves(moves)
         .with_context(|| format!("position `{moves}`"))?;
-    let mut solver = Solver::new();
+    let label = if moves.is_empty() { "(empty)" } else { moves };
+    let mut solver = Solver::metered(args.search.meter(label));
     // The columns' scores give the position's score as their best, and solving them alone
     // costs fewer nodes than solving the position first.
-    let columns = args.analyse.then(|| solver.analyse(&position));
+    let columns = if args.analyse {
+        Some(solver.analyse(&position)?)
+    } else {
+        None
+    };
     let score = match columns {
         Some(scores) => scores
             .into_iter()
             .flatten()
             .max()
             .expect("a position in play has a move"),
-        None => solver.solve(&position),
+        None => solver.solve(&position)?,
     };
-    let label = if moves.is_empty() { "(empty)" } else { moves };
+    // The spinner goes with the solver, before the result is printed.
+    drop(solver);
     let mut out = format!("{label} {score}\n");
     if let Some(scores) = columns {
         out.push_str("column");

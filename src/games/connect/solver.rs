@@ -9,6 +9,7 @@
 use super::agents::{Agent, RandomAgent};
 use super::board::{Geometry, MAX_COLUMNS, centre_first};
 use super::{Column, Connect, Position};
+use crate::progress::{Meter, Stopped};
 use crate::rng::game_stream;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -195,10 +196,12 @@ impl Table {
 }
 
 /// A Connect Four solver. Keep one for many positions: table entries are facts about
-/// positions, valid whatever the search started from.
+/// positions, valid whatever the search started from (a search stopped by its meter's time
+/// limit records nothing it did not finish).
 pub struct Solver {
     table: Table,
-    nodes: u64,
+    /// Counts the nodes, shows them and says when the time is up.
+    meter: Meter,
 }
 
 impl Default for Solver {
@@ -208,30 +211,38 @@ impl Default for Solver {
 }
 
 impl Solver {
+    /// A solver that never stops and shows nothing.
     pub fn new() -> Solver {
+        Solver::metered(Meter::unbounded())
+    }
+
+    /// A solver that shows its progress and stops at the time limit of `meter`.
+    pub fn metered(meter: Meter) -> Solver {
         Solver {
             table: Table::new(),
-            nodes: 0,
+            meter,
         }
     }
 
     /// Positions searched since the solver was made, for benchmarks.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.meter.nodes()
     }
 
-    /// The exact score of a [`Connect::standard`] position in play, for its side to move.
-    pub fn solve(&mut self, position: &Position) -> i32 {
-        self.solve_node(Node::of(position))
+    /// The exact score of a [`Connect::standard`] position in play, for its side to move; an
+    /// error when the meter's time limit stopped the search.
+    pub fn solve(&mut self, position: &Position) -> Result<i32, Stopped> {
+        let score = self.solve_node(Node::of(position));
+        self.meter.result(score)
     }
 
     /// The score of every column (`None` when full): what each move leaves for the side to
     /// move, so the best columns are the ones equal to [`solve`](Self::solve)'s score.
-    pub fn analyse(&mut self, position: &Position) -> [Option<i32>; COLUMNS] {
+    pub fn analyse(&mut self, position: &Position) -> Result<[Option<i32>; COLUMNS], Stopped> {
         let node = Node::of(position);
         let wins = GEOMETRY.winning_cells(node.current, node.mask);
         let playable = node.playable();
-        std::array::from_fn(|c| {
+        let columns = std::array::from_fn(|c| {
             let cell = playable & GEOMETRY.column_mask(c as u32);
             (cell != 0).then(|| {
                 if cell & wins != 0 {
@@ -240,7 +251,8 @@ impl Solver {
                     -self.solve_node(node.after(cell))
                 }
             })
-        })
+        });
+        self.meter.result(columns)
     }
 
     /// Narrows [min, max] with null-window searches, each asking "is the score above med?";
@@ -262,6 +274,9 @@ impl Solver {
                 med = max / 2;
             }
             let r = self.negamax(node, med, med + 1);
+            if self.meter.stopped() {
+                break;
+            }
             if r <= med {
                 max = r;
             } else {
@@ -275,7 +290,10 @@ impl Solver {
     /// the caller has played that move already, or pruned the node.
     fn negamax(&mut self, node: Node, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta && !node.can_win_next());
-        self.nodes += 1;
+        // Once stopped, every node returns at once, and none stores a bound it did not prove.
+        if !self.meter.node() {
+            return 0;
+        }
         let next = node.non_losing_moves();
         if next == 0 {
             // Every move lets the opponent win with its next disc.
@@ -336,6 +354,9 @@ impl Solver {
         }
         for &(cell, _) in &moves[..count] {
             let score = -self.negamax(node.after(cell), -beta, -alpha);
+            if self.meter.stopped() {
+                return 0;
+            }
             if score >= beta {
                 self.table.put(key, Bound::Lower(score));
                 return score;
@@ -412,7 +433,9 @@ pub fn accuracy_set() -> Vec<Solved> {
         .par_iter()
         .map_init(Solver::new, |solver, &position| Solved {
             position,
-            columns: solver.analyse(&position),
+            columns: solver
+                .analyse(&position)
+                .expect("a solver without a time limit runs to the end"),
         })
         .collect();
     solved.into_iter().filter(Solved::is_decisive).collect()
@@ -477,8 +500,13 @@ mod tests {
             loop {
                 if position.moves_played() >= 32 {
                     let exact = brute_force(&game, &position);
-                    assert_eq!(solver.solve(&position), exact, "{position:?}");
-                    let best = solver.analyse(&position).into_iter().flatten().max();
+                    assert_eq!(solver.solve(&position), Ok(exact), "{position:?}");
+                    let best = solver
+                        .analyse(&position)
+                        .unwrap()
+                        .into_iter()
+                        .flatten()
+                        .max();
                     assert_eq!(best, Some(exact));
                     checked += 1;
                 }

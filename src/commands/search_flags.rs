@@ -1,0 +1,35 @@
+//! The flags of the exact searches (`solve`, `solve-connect`): their progress and time limit.
+
+use crate::progress::{Meter, Mode};
+use std::time::Duration;
+
+/// Progress on standard error and an optional time limit, shared so that both solvers read
+/// and behave alike.
+#[derive(clap::Args, Debug)]
+pub struct SearchFlags {
+    /// Stop a search after SECONDS (decimals allowed): the command then fails with one line
+    /// saying how far it got, and shows no result.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time_limit: Option<Duration>,
+    /// Show no progress on standard error (nodes searched, nodes per second, time).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl SearchFlags {
+    /// The meter a search labelled `label` counts into.
+    pub fn meter(&self, label: &str) -> Meter {
+        Meter::new(Mode::detect(self.quiet), label, self.time_limit)
+    }
+}
+
+/// A positive, finite number of seconds.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if value.is_nan() || value <= 0.0 {
+        return Err(format!("must be more than 0 seconds (got {text})"));
+    }
+    Duration::try_from_secs_f64(value).map_err(|_| format!("{text} seconds is too long"))
+}

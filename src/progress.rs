@@ -170,6 +170,8 @@ pub struct Meter {
     bar: Option<ProgressBar>,
     label: String,
     limit: Option<Duration>,
+    /// Time between plain lines, [`LINE_EVERY`] unless the user asked otherwise.
+    line_every: Duration,
     nodes: u64,
     stopped: bool,
     start: Instant,
@@ -195,6 +197,7 @@ impl Meter {
             bar,
             label: String::new(),
             limit,
+            line_every: LINE_EVERY,
             nodes: 0,
             stopped: false,
             start: Instant::now(),
@@ -202,6 +205,12 @@ impl Meter {
         };
         meter.restart(label);
         meter
+    }
+
+    /// The same meter writing its plain lines every `every` instead of every [`LINE_EVERY`].
+    pub fn lines_every(mut self, every: Duration) -> Meter {
+        self.line_every = every;
+        self
     }
 
     /// A meter that shows nothing and never stops: for searches run without a user watching.
@@ -223,10 +232,13 @@ impl Meter {
         }
     }
 
-    /// Counts one node; false once the time limit has passed, and from then on, so that the
-    /// search unwinds without recording anything it did not finish.
+    /// Counts one node; false once the time limit has passed, and from then on (counting
+    /// nothing more), so that the search unwinds without recording anything it did not finish.
     #[inline]
     pub fn node(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
         self.nodes += 1;
         if self.nodes.is_multiple_of(BATCH) {
             self.report();
@@ -281,7 +293,7 @@ impl Meter {
                 }
             }
             Mode::Lines => {
-                if self.last_line.elapsed() >= LINE_EVERY {
+                if self.last_line.elapsed() >= self.line_every {
                     self.last_line = Instant::now();
                     let seconds = elapsed.as_secs_f64();
                     eprintln!(
@@ -302,5 +314,36 @@ impl Drop for Meter {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_meter_stops_at_the_first_batch_past_its_limit_and_counts_no_further() {
+        let mut meter = Meter::new(Mode::Quiet, "test", Some(Duration::ZERO));
+        assert!((1..BATCH).all(|_| meter.node()));
+        assert!(!meter.node());
+        assert!(!meter.node());
+        assert!(meter.stopped());
+        let stopped = meter.result(()).unwrap_err();
+        assert_eq!(stopped.nodes, BATCH);
+        assert!(
+            stopped
+                .to_string()
+                .starts_with("search stopped by --time-limit after ")
+        );
+        meter.restart("next");
+        assert!(!meter.stopped() && meter.nodes() == 0);
+    }
+
+    #[test]
+    fn an_unbounded_meter_never_stops() {
+        let mut meter = Meter::unbounded();
+        assert!((0..3 * BATCH).all(|_| meter.node()));
+        assert_eq!(meter.result(7), Ok(7));
+        assert_eq!(meter.nodes(), 3 * BATCH);
     }
 }

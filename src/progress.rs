@@ -1,6 +1,6 @@
 //! Progress for long work: a bar on a terminal, plain lines otherwise, nothing with `--quiet`.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -183,11 +183,10 @@ impl Meter {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} {msg}: {human_pos} nodes, {per_sec}, {elapsed}",
-                )
-                .expect("a valid progress template"),
+                ProgressStyle::with_template("{spinner} {msg}, {elapsed}")
+                    .expect("a valid progress template"),
             );
+            bar.set_message(format!("{label}: 0 nodes"));
             // The clock moves even while a batch is being searched.
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
@@ -228,7 +227,7 @@ impl Meter {
         self.last_line = self.start;
         if let Some(bar) = &self.bar {
             bar.reset();
-            bar.set_message(label.to_string());
+            bar.set_message(format!("{label}: 0 nodes"));
         }
     }
 
@@ -285,22 +284,26 @@ impl Meter {
         if self.limit.is_some_and(|limit| elapsed >= limit) {
             self.stopped = true;
         }
+        let seconds = elapsed.as_secs_f64();
+        let rate = (self.nodes as f64 / seconds) as u64;
         match self.mode {
             Mode::Quiet => {}
             Mode::Bar => {
                 if let Some(bar) = &self.bar {
-                    bar.set_position(self.nodes);
+                    bar.set_message(format!(
+                        "{}: {} nodes, {} nodes/s",
+                        self.label,
+                        HumanCount(self.nodes),
+                        HumanCount(rate)
+                    ));
                 }
             }
             Mode::Lines => {
                 if self.last_line.elapsed() >= self.line_every {
                     self.last_line = Instant::now();
-                    let seconds = elapsed.as_secs_f64();
                     eprintln!(
-                        "{}: {} nodes, {:.0} nodes/s ({seconds:.1} s)",
-                        self.label,
-                        self.nodes,
-                        self.nodes as f64 / seconds
+                        "{}: {} nodes, {rate} nodes/s ({seconds:.1} s)",
+                        self.label, self.nodes
                     );
                 }
             }

@@ -1,6 +1,6 @@
 //! Progress for long work: a bar on a terminal, plain lines otherwise, nothing with `--quiet`.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -185,6 +185,8 @@ pub struct Meter {
     bar: Option<ProgressBar>,
     label: String,
     limit: Option<Duration>,
+    /// Time between plain lines, [`LINE_EVERY`] unless the user asked otherwise.
+    line_every: Duration,
     nodes: u64,
     stopped: bool,
     start: Instant,
@@ -196,11 +198,10 @@ impl Meter {
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} {msg}: {human_pos} nodes, {per_sec}, {elapsed}",
-                )
-                .expect("a valid progress template"),
+                ProgressStyle::with_template("{spinner} {msg}, {elapsed}")
+                    .expect("a valid progress template"),
             );
+            bar.set_message(format!("{label}: 0 nodes"));
             // The clock moves even while a batch is being searched.
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
@@ -210,6 +211,7 @@ impl Meter {
             bar,
             label: String::new(),
             limit,
+            line_every: LINE_EVERY,
             nodes: 0,
             stopped: false,
             start: Instant::now(),
@@ -217,6 +219,12 @@ impl Meter {
         };
         meter.restart(label);
         meter
+    }
+
+    /// The same meter writing its plain lines every `every` instead of every [`LINE_EVERY`].
+    pub fn lines_every(mut self, every: Duration) -> Meter {
+        self.line_every = every;
+        self
     }
 
     /// A meter that shows nothing and never stops: for searches run without a user watching.
@@ -234,14 +242,17 @@ impl Meter {
         self.last_line = self.start;
         if let Some(bar) = &self.bar {
             bar.reset();
-            bar.set_message(label.to_string());
+            bar.set_message(format!("{label}: 0 nodes"));
         }
     }
 
-    /// Counts one node; false once the time limit has passed, and from then on, so that the
-    /// search unwinds without recording anything it did not finish.
+    /// Counts one node; false once the time limit has passed, and from then on (counting
+    /// nothing more), so that the search unwinds without recording anything it did not finish.
     #[inline]
     pub fn node(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
         self.nodes += 1;
         if self.nodes.is_multiple_of(BATCH) {
             self.report();
@@ -288,22 +299,26 @@ impl Meter {
         if self.limit.is_some_and(|limit| elapsed >= limit) {
             self.stopped = true;
         }
+        let seconds = elapsed.as_secs_f64();
+        let rate = (self.nodes as f64 / seconds) as u64;
         match self.mode {
             Mode::Quiet => {}
             Mode::Bar => {
                 if let Some(bar) = &self.bar {
-                    bar.set_position(self.nodes);
+                    bar.set_message(format!(
+                        "{}: {} nodes, {} nodes/s",
+                        self.label,
+                        HumanCount(self.nodes),
+                        HumanCount(rate)
+                    ));
                 }
             }
             Mode::Lines => {
-                if self.last_line.elapsed() >= LINE_EVERY {
+                if self.last_line.elapsed() >= self.line_every {
                     self.last_line = Instant::now();
-                    let seconds = elapsed.as_secs_f64();
                     eprintln!(
-                        "{}: {} nodes, {:.0} nodes/s ({seconds:.1} s)",
-                        self.label,
-                        self.nodes,
-                        self.nodes as f64 / seconds
+                        "{}: {} nodes, {rate} nodes/s ({seconds:.1} s)",
+                        self.label, self.nodes
                     );
                 }
             }
@@ -317,5 +332,36 @@ impl Drop for Meter {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_meter_stops_at_the_first_batch_past_its_limit_and_counts_no_further() {
+        let mut meter = Meter::new(Mode::Quiet, "test", Some(Duration::ZERO));
+        assert!((1..BATCH).all(|_| meter.node()));
+        assert!(!meter.node());
+        assert!(!meter.node());
+        assert!(meter.stopped());
+        let stopped = meter.result(()).unwrap_err();
+        assert_eq!(stopped.nodes, BATCH);
+        assert!(
+            stopped
+                .to_string()
+                .starts_with("search stopped by --time-limit after ")
+        );
+        meter.restart("next");
+        assert!(!meter.stopped() && meter.nodes() == 0);
+    }
+
+    #[test]
+    fn an_unbounded_meter_never_stops() {
+        let mut meter = Meter::unbounded();
+        assert!((0..3 * BATCH).all(|_| meter.node()));
+        assert_eq!(meter.result(7), Ok(7));
+        assert_eq!(meter.nodes(), 3 * BATCH);
     }
 }

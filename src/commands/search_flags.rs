@@ -14,12 +14,20 @@ pub struct SearchFlags {
     /// Show no progress on standard error (nodes searched, nodes per second, time).
     #[arg(long)]
     pub quiet: bool,
+    /// Seconds between progress lines when standard error is not a terminal (a log file, a
+    /// pipe); 10 by default.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub progress_every: Option<Duration>,
 }
 
 impl SearchFlags {
     /// The meter a search labelled `label` counts into.
     pub fn meter(&self, label: &str) -> Meter {
-        Meter::new(Mode::detect(self.quiet), label, self.time_limit)
+        let meter = Meter::new(Mode::detect(self.quiet), label, self.time_limit);
+        match self.progress_every {
+            Some(every) => meter.lines_every(every),
+            None => meter,
+        }
     }
 }
 

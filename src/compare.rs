@@ -83,8 +83,7 @@ pub struct SummaryRow {
 /// The config as one repeat of a comparison runs it: its seed moved by `repeat`, as many whole
 /// generations as fit in `budget` training games, and held-out points along the way.
 pub fn repeat_config(config: &RunConfig, repeat: u64, budget: u64) -> Result<RunConfig> {
-    let features = features_tuned(config)?;
-    let per_generation = config.population(features) as u64 * config.games;
+    let per_generation = games_per_generation(config)?;
     let generations = budget / per_generation.max(1);
     if generations == 0 {
         bail!(
@@ -101,12 +100,15 @@ pub fn repeat_config(config: &RunConfig, repeat: u64, budget: u64) -> Result<Run
     })
 }
 
-fn features_tuned(config: &RunConfig) -> Result<usize> {
-    if !config.features.is_empty() {
-        return Ok(config.features.len());
-    }
-    let game = config.game.build()?;
-    Ok(with_game!(&game, g => g.feature_names().len()))
+/// Training games one generation of `config` plays: every candidate plays its games.
+fn games_per_generation(config: &RunConfig) -> Result<u64> {
+    let features = if config.features.is_empty() {
+        let game = config.game.build()?;
+        with_game!(&game, g => g.feature_names().len())
+    } else {
+        config.features.len()
+    };
+    Ok(config.population(features) as u64 * config.games)
 }
 
 /// Runs every entrant `repeats` times on `budget` training games each inside `dir`, then
@@ -166,9 +168,7 @@ pub fn compare(
             }));
             finals.push(result.best.mean);
         }
-        let games = configs[0].generations
-            * configs[0].population(features_tuned(&configs[0])?) as u64
-            * configs[0].games;
+        let games = configs[0].generations * games_per_generation(&configs[0])?;
         summary.push(SummaryRow {
             config: entrant.label.clone(),
             optimizer,

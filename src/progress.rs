@@ -49,12 +49,22 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(mode: Mode, total: u64, label: &str) -> Progress {
-        let bar = (mode == Mode::Bar).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        let bar = (mode == Mode::Bar)
+            .then(|| ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()));
+        Self::with_bar(mode, bar, total, label)
+    }
+
+    /// A bar in `bars` (under the bars already there): progress within a larger piece of work.
+    pub fn in_multi(bars: &indicatif::MultiProgress, total: u64, label: &str) -> Progress {
+        let bar = bars.add(ProgressBar::new(total));
+        Self::with_bar(Mode::Bar, Some(bar), total, label)
+    }
+
+    fn with_bar(mode: Mode, bar: Option<ProgressBar>, total: u64, label: &str) -> Progress {
+        if let Some(bar) = &bar {
             bar.set_style(Self::style());
             bar.set_message(label.to_string());
-            bar
-        });
+        }
         Progress {
             mode,
             bar,
@@ -64,19 +74,6 @@ impl Progress {
             moves: AtomicU64::new(0),
             last_line: Mutex::new(Instant::now()),
             start: Instant::now(),
-        }
-    }
-
-    /// A bar in `bars` (under the bars already there): progress within a larger piece of work.
-    pub fn in_multi(bars: &indicatif::MultiProgress, total: u64, label: &str) -> Progress {
-        let progress = Progress::new(Mode::Quiet, total, label);
-        let bar = bars.add(ProgressBar::new(total));
-        bar.set_style(Self::style());
-        bar.set_message(label.to_string());
-        Progress {
-            mode: Mode::Bar,
-            bar: Some(bar),
-            ..progress
         }
     }
 

@@ -5,14 +5,13 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use stacktune::episode::with_threads;
+use stacktune::backend::{Backend, Batch, GameData, Local, Streams};
 use stacktune::game::{EpisodeLimits, Game};
+use stacktune::games::GameSpec;
 use stacktune::games::tetris::Tetris;
 use stacktune::progress::Progress;
-use stacktune::rng::{Purpose, stream};
-use stacktune::search::Search;
+use stacktune::rng::Purpose;
 use stacktune::tune::Optimizer;
-use stacktune::tune::fitness::score_candidates;
 use stacktune::tune::ga::{GaConfig, GeneticAlgorithm};
 use stacktune::weights::WeightFile;
 use std::sync::atomic::AtomicBool;
@@ -40,32 +39,37 @@ fn generation(c: &mut Criterion) {
         Some(&start),
         &mut ChaCha8Rng::seed_from_u64(1),
     );
-    let candidates = ga.ask().to_vec();
-    let limits = EpisodeLimits {
-        max_moves: Some(2_000),
+    let batch = |threads| Batch {
+        game: GameData::new(&GameSpec {
+            width: Some(10),
+            height: Some(10),
+            ..GameSpec::default()
+        })
+        .unwrap(),
+        players: ga.ask().to_vec(),
+        games: GAMES,
+        streams: Streams {
+            seed: 1,
+            purpose: Purpose::TrainingGames,
+            generation: 0,
+        },
+        limits: EpisodeLimits {
+            max_moves: Some(2_000),
+        },
+        threads,
     };
     let stop = AtomicBool::new(false);
     let mut group = c.benchmark_group("generation_tetris_10x10_20x8_games");
     group.throughput(Throughput::Elements(CANDIDATES as u64 * GAMES));
     group.sample_size(10);
     for threads in [1, 2] {
+        let batch = batch(threads);
         group.bench_function(format!("{threads}_threads"), |b| {
             b.iter(|| {
-                with_threads(threads, || {
-                    score_candidates(
-                        &game,
-                        Search::Lookahead,
-                        &candidates,
-                        GAMES,
-                        |i| stream(1, Purpose::TrainingGames, 0, i),
-                        limits,
-                        &stop,
-                        &Progress::hidden(),
-                    )
-                })
-                .unwrap()
-                .unwrap()
-                .unwrap()
+                Local
+                    .play(&batch, &stop, &Progress::hidden())
+                    .unwrap()
+                    .unwrap()
             })
         });
     }

@@ -4,6 +4,7 @@
 //! Repeat r of every config uses the config's seed + r, so the configs of one repeat train on
 //! the same games (common random numbers) and differ only in how they search.
 
+use crate::backend::Backend;
 use crate::folder::RunFolder;
 use crate::fsutil::write_atomic;
 use crate::game::Game;
@@ -120,6 +121,7 @@ pub fn compare(
     budget: u64,
     threads: Option<usize>,
     mode: Mode,
+    backend: &dyn Backend,
 ) -> Result<Vec<SummaryRow>> {
     // Every config is checked before the first game is played.
     let plans: Vec<Vec<RunConfig>> = entrants
@@ -154,7 +156,7 @@ pub fn compare(
             let run_dir = dir.join(&entrant.label).join(format!("repeat-{r}"));
             let game = config.game.build()?;
             let open = || RunFolder::claim(&run_dir, false, |_| false);
-            let result = with_game!(&game, g => evolve(g, config, open, false, mode)?);
+            let result = with_game!(&game, g => evolve(g, config, open, false, mode, backend)?);
             let history = read_history(&result.dir)?;
             points.extend(history.iter().filter_map(|row| {
                 row.validation.map(|held_out| Point {

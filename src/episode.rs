@@ -5,6 +5,7 @@ use crate::limits::THREADS;
 use crate::progress::Progress;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Plays episode 0 from `rng` until it ends or reaches the move limit.
@@ -21,21 +22,24 @@ pub fn play_episode<G: Game>(
 /// next to the moves themselves.
 const MOVES_PER_TICK: u64 = 1 << 14;
 
-/// Plays games `0..games` with every player, game `i` drawn from `streams(i)` for each of them
-/// (common random numbers), in parallel over (player, game) on the current rayon pool. Results
-/// come back player by player in game order whatever the thread count; `progress` hears of the
-/// moves as they are played and of each game as it ends. Returns `None` if `stop` was raised
-/// before every game was played.
-pub fn play_all<G: Game, P: Policy<G>>(
+/// Plays the (player, game) pairs `pairs` of every player playing games `0..games`, game `i`
+/// drawn from `streams(i)` for each of them (common random numbers): pair `k` is player
+/// `k / games` on game `k % games`. Pairs are played in parallel on the current rayon pool and
+/// come back in pair order whatever the thread count (all of them, `0..players × games`, are
+/// player by player in game order); `progress` hears of the moves as they are played and of
+/// each game as it ends. Returns `None` if `stop` was raised before every game was played.
+#[allow(clippy::too_many_arguments)]
+pub fn play_pairs<G: Game, P: Policy<G>>(
     game: &G,
     players: &[P],
     games: u64,
+    pairs: Range<u64>,
     streams: impl Fn(u64) -> ChaCha8Rng + Sync,
     limits: EpisodeLimits,
     stop: &AtomicBool,
     progress: &Progress,
 ) -> Option<Vec<EpisodeResult>> {
-    (0..players.len() as u64 * games)
+    pairs
         .into_par_iter()
         .map(|k| {
             if stop.load(Ordering::Relaxed) {
@@ -62,10 +66,14 @@ pub fn play_all<G: Game, P: Policy<G>>(
 
 /// Runs `work` on a pool of `threads` threads (0 = one per core), within [`THREADS`].
 pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    Ok(thread_pool(threads)?.install(work))
+}
+
+/// A pool of `threads` threads (0 = one per core), within [`THREADS`].
+pub fn thread_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
     crate::limits::check("threads", threads, &THREADS)?;
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
-    Ok(pool.install(work))
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))
 }

@@ -41,7 +41,7 @@ pub struct Outcome {
 }
 
 /// Limits on one episode, so that strong players on roomy boards still finish.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EpisodeLimits {
     /// Stop after this many moves (pieces); `None` plays until the game ends.
     pub max_moves: Option<u64>,

@@ -3,6 +3,7 @@
 //! The pipeline is game rules → placements → features → `w · φ` → chosen move; an optimiser
 //! evolves `w` over seeded games played in parallel. See DESIGN in the README for the map.
 
+pub mod backend;
 pub mod checkpoint;
 pub mod commands;
 pub mod compare;

@@ -1,6 +1,7 @@
 //! The `stacktune` command line: parse, then dispatch to `stacktune::commands`.
 
 use clap::{Parser, Subcommand};
+use stacktune::backend;
 use stacktune::commands::{compare, evolve, moves, play, replay, solve, solve_connect, watch};
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
@@ -33,18 +34,36 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Evolve(args) => evolve::run(args),
-        Command::Compare(args) => compare::run(args),
-        Command::Play(args) => play::run(args),
+    let (name, scales_out) = cli.command.name();
+    let result = backend::launch(name, scales_out, |backend| match cli.command {
+        Command::Evolve(args) => evolve::run(args, backend),
+        Command::Compare(args) => compare::run(args, backend),
+        Command::Play(args) => play::run(args, backend),
         Command::Moves(args) => moves::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Solve(args) => solve::run(args),
         Command::SolveConnect(args) => solve_connect::run(args),
-    };
+    });
     if let Err(e) = result {
         eprintln!("error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+impl Command {
+    /// The command's name, and whether it plays its games through a backend (so that it may
+    /// run as an MPI job's ranks).
+    fn name(&self) -> (&'static str, bool) {
+        match self {
+            Command::Evolve(_) => ("evolve", true),
+            Command::Compare(_) => ("compare", true),
+            Command::Play(_) => ("play", true),
+            Command::Moves(_) => ("moves", false),
+            Command::Watch(_) => ("watch", false),
+            Command::Replay(_) => ("replay", false),
+            Command::Solve(_) => ("solve", false),
+            Command::SolveConnect(_) => ("solve-connect", false),
+        }
     }
 }

@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// What a stream is used for; part of its key, so streams of different purposes never overlap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[repr(u64)]
 pub enum Purpose {
     /// Games of `play` and of validation: seed `S`, game `i`.

@@ -3,7 +3,7 @@
 //! interval of a mean of exponential-like scores is about ±9 %, so each figure must land within
 //! ±15 % here; README gives the 2,000-game figures, which land within ±8 %.
 
-use stacktune::episode::play_all;
+use stacktune::episode::play_pairs;
 use stacktune::eval::LinearPlayer;
 use stacktune::game::EpisodeLimits;
 use stacktune::games::tetris::Tetris;
@@ -17,10 +17,11 @@ fn mean_lines(weights: &str, games: u64) -> f64 {
     let game = Tetris::new(10, 10).unwrap();
     let file = WeightFile::parse(weights).unwrap();
     let player = LinearPlayer::from_file(&game, &file).unwrap();
-    let results = play_all(
+    let results = play_pairs(
         &game,
         &[Player::new(player, Search::Lookahead)],
         games,
+        0..games,
         |i| game_stream(0, i),
         EpisodeLimits { max_moves: None },
         &AtomicBool::new(false),

@@ -1,5 +1,6 @@
 //! `compare`: run configs side by side on equal training budgets.
 
+use crate::backend::Backend;
 use crate::compare::{Entrant, compare};
 use crate::folder::RunFolder;
 use crate::limits::{self, GAMES_BUDGET, REPEATS};
@@ -30,7 +31,7 @@ pub struct CompareArgs {
     pub quiet: bool,
 }
 
-pub fn run(args: CompareArgs) -> Result<()> {
+pub fn run(args: CompareArgs, backend: &dyn Backend) -> Result<()> {
     if args.configs.len() < 2 {
         bail!("compare needs at least two --config files");
     }
@@ -49,6 +50,7 @@ pub fn run(args: CompareArgs) -> Result<()> {
         args.budget,
         args.threads,
         mode,
+        backend,
     )?;
     println!("comparison: {}", folder.path().display());
     println!(

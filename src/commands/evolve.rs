@@ -1,5 +1,6 @@
 //! `evolve`: the product's main job. With no arguments it runs the built-in default run.
 
+use crate::backend::Backend;
 use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
@@ -173,7 +174,7 @@ impl EvolveArgs {
     }
 }
 
-pub fn run(args: EvolveArgs) -> Result<()> {
+pub fn run(args: EvolveArgs, backend: &dyn Backend) -> Result<()> {
     let mode = Mode::detect(args.quiet);
     let (config, open): (RunConfig, Box<dyn FnOnce() -> Result<RunFolder>>) = match &args.resume {
         Some(dir) => {
@@ -227,7 +228,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     };
     let any = config.game.build()?;
     let (result, opponents) = with_game!(&any, g => (
-        evolve(g, &config, open, args.resume.is_some(), mode)?,
+        evolve(g, &config, open, args.resume.is_some(), mode, backend)?,
         g.opponents().len() as u64
     ));
     let b = &result.best;

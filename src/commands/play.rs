@@ -1,10 +1,9 @@
 //! `play`: many seeded games of one weight set, in parallel, summarised.
 
-use crate::episode::{play_all, with_threads};
+use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::progress::{Mode, Progress};
-use crate::rng::game_stream;
 use crate::stats::Summary;
 use crate::with_game;
 use anyhow::Result;
@@ -112,7 +111,7 @@ impl Versus {
     }
 }
 
-pub fn run(mut args: PlayArgs) -> Result<()> {
+pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
     if let Some(pieces) = &args.pieces {
@@ -121,7 +120,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     with_game!(&any, g => {
         let g = &g.numbered_from(args.seed);
         let player = super::player_for(g, &args.game, &file, &args.weights)?;
-        let report = play(g, &player, &args)?;
+        let report = play(backend, g, &player, &args)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
         } else if report.opponents.is_empty() {
@@ -135,10 +134,13 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// Plays the games `args` asks for and measures them. A two-player game plays `--games`
-/// against each opponent: game i meets opponent i mod n, so each opponent sees the game's
-/// schedule (openings, colours) from its start.
+/// Plays the games `args` asks for on `backend` and measures them. `game` is the one
+/// `args.game` describes, numbered from `args.seed`; `player` plays it under the search
+/// `args.game` gives. A two-player game plays `--games` against each opponent: game i meets
+/// opponent i mod n, so each opponent sees the game's schedule (openings, colours) from its
+/// start.
 pub fn play<G: Game>(
+    backend: &dyn Backend,
     game: &G,
     player: &crate::search::Player,
     args: &PlayArgs,
@@ -149,18 +151,17 @@ pub fn play<G: Game>(
     let games = args.games * opponents.len().max(1) as u64;
     let progress = Progress::new(Mode::detect(args.quiet), games, "games");
     let start = Instant::now();
-    let results = with_threads(args.threads, || {
-        play_all(
-            game,
-            std::slice::from_ref(player),
-            games,
-            |i| game_stream(args.seed, i),
-            limits,
-            &AtomicBool::new(false),
-            &progress,
-        )
-    })?
-    .expect("play is never stopped early");
+    let batch = Batch {
+        game: GameData::new(&args.game)?.numbered_from(args.seed),
+        players: vec![vector(&player.eval, game.feature_names().len())],
+        games,
+        streams: Streams::held_out(args.seed),
+        limits,
+        threads: args.threads,
+    };
+    let results = backend
+        .play(&batch, &AtomicBool::new(false), &progress)?
+        .expect("play is never stopped early");
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();

@@ -9,9 +9,12 @@ pub mod panel;
 pub mod puyo;
 pub mod tetris;
 
+use crate::game::Game;
 use crate::search::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, Search};
+use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// Names accepted by `--game`.
 pub const GAME_NAMES: [&str; 3] = ["tetris", "puyo", "connect"];
@@ -224,6 +227,27 @@ impl GameSpec {
     /// Builds the game, rejecting unknown names, settings the game does not use and impossible
     /// sizes with one clear line.
     pub fn build(&self) -> Result<AnyGame> {
+        self.build_with(&WeightFile::load)
+    }
+
+    /// The weights files the settings name (Connect-N opponents that are not reference agents),
+    /// as they name them.
+    pub fn weight_files(&self) -> Vec<String> {
+        let agents = connect::agents::Opponent::NAMES;
+        (self.name() == "connect")
+            .then(|| {
+                self.opponents
+                    .iter()
+                    .filter(|o| !agents.contains(&o.as_str()))
+            })
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
+
+    /// [`build`](GameSpec::build) with the weights files it names read by `load`.
+    pub fn build_with(&self, load: &dyn Fn(&Path) -> Result<WeightFile>) -> Result<AnyGame> {
         let name = self.name();
         if GAME_NAMES.contains(&name) {
             self.check_settings()?;
@@ -248,12 +272,36 @@ impl GameSpec {
                 Ok(AnyGame::Tetris(game))
             }
             "puyo" => Ok(AnyGame::Puyo(puyo::Puyo::from_spec(self)?)),
-            "connect" => Ok(AnyGame::Connect(connect::Connect::from_spec(self)?)),
+            "connect" => Ok(AnyGame::Connect(connect::Connect::from_spec(self, load)?)),
             other => bail!(
                 "unknown game `{other}`; valid games: {}",
                 GAME_NAMES.join(", ")
             ),
         }
+    }
+}
+
+impl AnyGame {
+    /// The same game with its episodes numbered from `seed` if given
+    /// ([`Game::numbered_from`]) and `rivals` added to its opponents if any
+    /// ([`Game::with_rivals`]); rivals for a one-player game are an error.
+    pub fn adapted(&self, seed: Option<u64>, rivals: &[Vec<f64>]) -> Result<AnyGame> {
+        fn adapt<G: Game + Clone>(g: &G, seed: Option<u64>, rivals: &[Vec<f64>]) -> Result<G> {
+            let g = seed.map_or_else(|| g.clone(), |s| g.numbered_from(s));
+            if rivals.is_empty() {
+                return Ok(g);
+            }
+            match g.with_rivals(rivals) {
+                Some(g) => Ok(g),
+                None => bail!("{} is played alone: it takes no rivals", g.name()),
+            }
+        }
+        Ok(match self {
+            AnyGame::Tetris(g) => AnyGame::Tetris(adapt(g, seed, rivals)?),
+            AnyGame::Contest(g) => AnyGame::Contest(adapt(g, seed, rivals)?),
+            AnyGame::Puyo(g) => AnyGame::Puyo(adapt(g, seed, rivals)?),
+            AnyGame::Connect(g) => AnyGame::Connect(adapt(g, seed, rivals)?),
+        })
     }
 }
 

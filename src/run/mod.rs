@@ -8,8 +8,8 @@
 mod executor;
 mod observers;
 
+use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::checkpoint::{Checkpoint, Expected};
-use crate::episode::play_all;
 use crate::eval::LinearPlayer;
 use crate::folder::RunFolder;
 use crate::fsutil::{clean, write_atomic};
@@ -19,13 +19,12 @@ use crate::games::connect::agents::Opponent;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
 use crate::progress::{Mode, Progress};
 use crate::report::{HistoryRow, References};
-use crate::rng::{Purpose, game_stream, stream};
-use crate::search::{Player, Search};
+use crate::rng::{Purpose, stream};
 use crate::stats::Summary;
 use crate::toml_error::toml_error;
 use crate::tune::cem::{CemConfig, CrossEntropy};
 use crate::tune::cmaes::{Cmaes, CmaesConfig};
-use crate::tune::fitness::{Scores, score_candidates};
+use crate::tune::fitness::Scores;
 use crate::tune::ga::{GaConfig, GeneticAlgorithm};
 use crate::tune::{OptimizerKind, OptimizerSpec, OptimizerState};
 use crate::weights::WeightFile;
@@ -426,9 +425,11 @@ pub fn evolve<G: Game + Clone>(
     open: impl FnOnce() -> Result<RunFolder>,
     resume: bool,
     mode: Mode,
+    backend: &dyn Backend,
 ) -> Result<RunResult> {
     config.validate()?;
-    let search = config.game.search()?;
+    // A bad search setting is refused before the folder is opened.
+    config.game.search()?;
     let all = game.feature_names();
     let indices = feature_indices(all, &config.features, game.name())?;
     check_memory(
@@ -453,11 +454,11 @@ pub fn evolve<G: Game + Clone>(
             let file = load_baseline(path)?;
             let player = LinearPlayer::from_file(game, &file)
                 .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
-            let player = Player::new(player, search);
-            Some((path.clone(), player))
+            Some((path.clone(), vector(&player, all.len())))
         }
         None => None,
     };
+    let data = GameData::new(&config.game)?;
 
     let start = match &config.init {
         Some(path) if !resume => {
@@ -498,10 +499,11 @@ pub fn evolve<G: Game + Clone>(
     let stop = stop_flag();
     let mut evaluation = GameEvaluation {
         game,
+        data: &data,
         config,
-        search,
         indices: &indices,
         stop,
+        backend,
     };
     let mut history_file = HistoryFile {
         path: dir.join("history.csv"),
@@ -540,7 +542,6 @@ pub fn evolve<G: Game + Clone>(
         .last()
         .expect("at least one generation ran");
     let best_full = expand(&last.best_weights);
-    let player = Player::new(LinearPlayer::from_vector(all, &best_full)?, search);
     if mode != Mode::Quiet {
         eprintln!(
             "scoring the best weights on {} held-out games",
@@ -548,23 +549,20 @@ pub fn evolve<G: Game + Clone>(
         );
     }
     let final_progress = |label: &str| Progress::new(mode, config.final_games, label);
+    let held_out = |weights: &[f64], games: u64, progress: &Progress| {
+        held_out(backend, &data, weights, games, config, stop, progress)
+    };
     let best = held_out(
-        game,
-        &player,
+        &best_full,
         config.final_games,
-        config,
-        stop,
         &final_progress("held-out games"),
     )?;
     let baseline = match &baseline {
-        Some((path, p)) => Some((
+        Some((path, weights)) => Some((
             path.clone(),
             held_out(
-                game,
-                p,
+                weights,
                 config.final_games,
-                config,
-                stop,
                 &final_progress("baseline's held-out games"),
             )?,
         )),
@@ -620,18 +618,19 @@ pub fn evolve<G: Game + Clone>(
     })
 }
 
-/// Scores generations for the executor: the game under the run's search, candidates
-/// expanded from the tuned features to the game's, training games from the run's streams.
+/// Scores generations for the executor: candidates expanded from the tuned features to the
+/// game's, handed to the backend as batches of the game's data and the run's streams.
 struct GameEvaluation<'a, G> {
     game: &'a G,
+    data: &'a GameData,
     config: &'a RunConfig,
-    search: Search,
     /// The tuned features' indices in the game's feature list.
     indices: &'a [usize],
     stop: &'a AtomicBool,
+    backend: &'a dyn Backend,
 }
 
-impl<G: Game + Clone> Evaluation for GameEvaluation<'_, G> {
+impl<G: Game> Evaluation for GameEvaluation<'_, G> {
     fn score(
         &mut self,
         generation: u64,
@@ -641,35 +640,34 @@ impl<G: Game + Clone> Evaluation for GameEvaluation<'_, G> {
     ) -> Result<Option<Scores>> {
         let (config, all) = (self.config, self.game.feature_names().len());
         let expand = |w: &[f64]| expand_to(self.indices, all, w);
-        let candidates: Vec<Vec<f64>> = candidates.iter().map(|w| expand(w)).collect();
         // Two-player games: the last generations' champions join the opponents.
         let champions = &history[history.len().saturating_sub(config.hall_of_fame as usize)..];
-        let rivals: Vec<Vec<f64>> = champions.iter().map(|r| expand(&r.best_weights)).collect();
-        let with_rivals = (!rivals.is_empty())
-            .then(|| self.game.with_rivals(&rivals))
-            .flatten();
-        crate::episode::with_threads(config.threads, || {
-            score_candidates(
-                with_rivals.as_ref().unwrap_or(self.game),
-                self.search,
-                &candidates,
-                config.games,
-                |i| stream(config.seed, Purpose::TrainingGames, generation, i),
-                config.limits(),
-                self.stop,
-                progress,
-            )
-        })?
+        let batch = Batch {
+            game: GameData {
+                rivals: champions.iter().map(|r| expand(&r.best_weights)).collect(),
+                ..self.data.clone()
+            },
+            players: candidates.iter().map(|w| expand(w)).collect(),
+            games: config.games,
+            streams: Streams {
+                seed: config.seed,
+                purpose: Purpose::TrainingGames,
+                generation,
+            },
+            limits: config.limits(),
+            threads: config.threads,
+        };
+        let results = self.backend.play(&batch, self.stop, progress)?;
+        Ok(results.map(|results| Scores::of(&results, config.games)))
     }
 
     fn validate(&mut self, weights: &[f64]) -> Result<f64> {
-        let names = self.game.feature_names();
-        let full = expand_to(self.indices, names.len(), weights);
-        let player = Player::new(LinearPlayer::from_vector(names, &full)?, self.search);
+        let full = expand_to(self.indices, self.game.feature_names().len(), weights);
         let games = self.config.validation_games;
         let summary = held_out(
-            self.game,
-            &player,
+            self.backend,
+            self.data,
+            &full,
             games,
             self.config,
             self.stop,
@@ -688,28 +686,28 @@ fn expand_to(indices: &[usize], len: usize, w: &[f64]) -> Vec<f64> {
     full
 }
 
-/// Plays `games` held-out games: the same ones `play --seed <validation_seed>` plays.
-fn held_out<G: Game + Clone>(
-    game: &G,
-    player: &Player,
+/// Plays `games` held-out games with `weights` (over all the game's features): the same ones
+/// `play --seed <validation_seed>` plays.
+fn held_out(
+    backend: &dyn Backend,
+    data: &GameData,
+    weights: &[f64],
     games: u64,
     config: &RunConfig,
     stop: &AtomicBool,
     progress: &Progress,
 ) -> Result<Summary> {
-    let game = &game.numbered_from(config.validation_seed);
-    let results = crate::episode::with_threads(config.threads, || {
-        play_all(
-            game,
-            std::slice::from_ref(player),
-            games,
-            |i| game_stream(config.validation_seed, i),
-            config.validation_limits(),
-            stop,
-            progress,
-        )
-    })?
-    .context("stopped during validation; resume with --resume")?;
+    let batch = Batch {
+        game: data.numbered_from(config.validation_seed),
+        players: vec![weights.to_vec()],
+        games,
+        streams: Streams::held_out(config.validation_seed),
+        limits: config.validation_limits(),
+        threads: config.threads,
+    };
+    let results = backend
+        .play(&batch, stop, progress)?
+        .context("stopped during validation; resume with --resume")?;
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
     Ok(Summary::of(&scores))
 }

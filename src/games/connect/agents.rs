@@ -222,13 +222,23 @@ impl Opponent {
     /// A reference agent by name, or else the path of a connect weights file for `game`, which
     /// plays one ply; errors name the file.
     pub fn parse(game: &Connect, spec: &str) -> Result<Opponent> {
+        Self::parse_with(game, spec, &WeightFile::load)
+    }
+
+    /// [`parse`](Opponent::parse) with weights files read by `load` (from a batch's copies
+    /// rather than the disk, on another process).
+    pub fn parse_with(
+        game: &Connect,
+        spec: &str,
+        load: &dyn Fn(&std::path::Path) -> Result<WeightFile>,
+    ) -> Result<Opponent> {
         Ok(match spec {
             "random" => Opponent::Random,
             "tutorial" => Opponent::Tutorial,
             "negamax4" => Opponent::Negamax4,
             path => {
                 let path = std::path::Path::new(path);
-                let file = WeightFile::load(path).map_err(|e| {
+                let file = load(path).map_err(|e| {
                     anyhow::anyhow!(
                         "opponent `{}` is neither {} nor a readable weights file: {e:#}",
                         path.display(),

@@ -258,8 +258,12 @@ impl Connect {
     }
 
     /// The game a [`GameSpec`] describes: `--height` rows and `--width` columns (default
-    /// 6 × 7), `--inarow`, the tuned player's `--depth` and the `--opponent` pool.
-    pub fn from_spec(spec: &GameSpec) -> Result<Connect> {
+    /// 6 × 7), `--inarow`, the tuned player's `--depth` and the `--opponent` pool, whose
+    /// weights files `load` reads.
+    pub fn from_spec(
+        spec: &GameSpec,
+        load: &dyn Fn(&std::path::Path) -> Result<crate::weights::WeightFile>,
+    ) -> Result<Connect> {
         let mut game = Connect::new(
             spec.height.unwrap_or(6),
             spec.width.unwrap_or(7),
@@ -274,7 +278,7 @@ impl Connect {
             game.pool = spec
                 .opponents
                 .iter()
-                .map(|o| Opponent::parse(&game, o))
+                .map(|o| Opponent::parse_with(&game, o, load))
                 .collect::<Result<_>>()?;
         }
         Ok(game)

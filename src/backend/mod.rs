@@ -1,0 +1,257 @@
+//! Where games are played: the seam between what asks for games (a run's generations and
+//! held-out games, `play`) and the processes that play them.
+//!
+//! What is asked for is a [`Batch`]: plain data (the game's settings, the weight vectors, the
+//! streams, the number of games and their limits), never a closure, so it can cross a process
+//! boundary. A [`Backend`] plays a batch's (player, game) pairs and returns their results in
+//! the batch's order, whoever played them: [`Local`] on this process's threads with rayon,
+//! and with the `mpi` feature the ranks of an MPI job (`mpi::launch`). Game `i` always draws
+//! from `stream(seed, purpose, generation, i)`, so every backend, every rank count and every
+//! thread count gives the same results, and the same bytes in every file written from them.
+
+#[cfg(feature = "mpi")]
+mod mpi;
+
+use crate::episode::{play_pairs, thread_pool};
+use crate::eval::LinearPlayer;
+use crate::game::{EpisodeLimits, EpisodeResult, Game};
+use crate::games::{AnyGame, GameSpec};
+use crate::progress::Progress;
+use crate::rng::{Purpose, stream};
+use crate::search::Player;
+use crate::weights::WeightFile;
+use crate::with_game;
+use anyhow::{Context, Result};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// The key of the streams a batch's games draw from: game `i` draws from
+/// `stream(seed, purpose, generation, i)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Streams {
+    pub seed: u64,
+    pub purpose: Purpose,
+    pub generation: u64,
+}
+
+impl Streams {
+    /// The games of `play --seed seed` and of validation.
+    pub fn held_out(seed: u64) -> Streams {
+        Streams {
+            seed,
+            purpose: Purpose::Games,
+            generation: 0,
+        }
+    }
+
+    /// The stream of game `index`.
+    pub fn game(&self, index: u64) -> ChaCha8Rng {
+        stream(self.seed, self.purpose, self.generation, index)
+    }
+}
+
+/// A game as data: its settings, with the contents of the weights files they name (Connect-N
+/// opponents), so that a process on another machine builds the very same game without
+/// reading any file of its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameData {
+    pub spec: GameSpec,
+    /// The weights files the settings name, by the path the settings give.
+    pub files: BTreeMap<String, String>,
+    /// Two-player games: earlier champions' weights (aligned with the game's features) that
+    /// join the opponents (a hall of fame).
+    pub rivals: Vec<Vec<f64>>,
+    /// Episodes numbered from this seed, as `play --seed` numbers them (contest Tetris replays
+    /// contest seed `seed + i`); `None` for training games.
+    pub numbered_from: Option<u64>,
+}
+
+impl GameData {
+    /// The game `spec` describes, reading the weights files it names now.
+    pub fn new(spec: &GameSpec) -> Result<GameData> {
+        let files = spec
+            .weight_files()
+            .into_iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read weights file {path}"))?;
+                Ok((path, text))
+            })
+            .collect::<Result<_>>()?;
+        Ok(GameData {
+            spec: spec.clone(),
+            files,
+            rivals: Vec::new(),
+            numbered_from: None,
+        })
+    }
+
+    /// The same game numbered from `seed`.
+    pub fn numbered_from(&self, seed: u64) -> GameData {
+        GameData {
+            numbered_from: Some(seed),
+            ..self.clone()
+        }
+    }
+
+    /// Builds the game from the data alone.
+    pub fn build(&self) -> Result<AnyGame> {
+        let load = |path: &Path| match self.files.get(&*path.to_string_lossy()) {
+            Some(text) => WeightFile::parse(text),
+            None => anyhow::bail!("weights file {} is not in the batch", path.display()),
+        };
+        self.spec
+            .build_with(&load)?
+            .adapted(self.numbered_from, &self.rivals)
+    }
+}
+
+/// Games to play: every player plays games `0..games` (common random numbers). Pair `k` is
+/// player `k / games` on game `k % games`, and results come back in pair order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Batch {
+    pub game: GameData,
+    /// Weight vectors aligned with the game's features, played under the search the game's
+    /// settings give.
+    pub players: Vec<Vec<f64>>,
+    pub games: u64,
+    pub streams: Streams,
+    pub limits: EpisodeLimits,
+    /// Threads per process (0 = one per core); results never depend on it.
+    pub threads: usize,
+}
+
+impl Batch {
+    /// How many (player, game) pairs the batch holds.
+    pub fn pairs(&self) -> u64 {
+        self.players.len() as u64 * self.games
+    }
+}
+
+/// The weight vector of `player` over a game's `features` features.
+pub fn vector(player: &LinearPlayer, features: usize) -> Vec<f64> {
+    (0..features).map(|i| player.weight(i)).collect()
+}
+
+/// What plays batches.
+pub trait Backend {
+    /// Plays every pair of `batch`, telling `progress` of moves and finished games; `None`
+    /// when `stop` was raised before every game was played.
+    fn play(
+        &self,
+        batch: &Batch,
+        stop: &AtomicBool,
+        progress: &Progress,
+    ) -> Result<Option<Vec<EpisodeResult>>>;
+}
+
+/// Plays batches in this process, with rayon over the pairs.
+pub struct Local;
+
+impl Backend for Local {
+    fn play(
+        &self,
+        batch: &Batch,
+        stop: &AtomicBool,
+        progress: &Progress,
+    ) -> Result<Option<Vec<EpisodeResult>>> {
+        Ok(Table::new(batch)?.play(0..batch.pairs(), stop, progress))
+    }
+}
+
+/// A batch made ready to play: the game built, the players made and the threads started, once
+/// per batch however many ranges of it a process plays.
+struct Table {
+    game: AnyGame,
+    players: Vec<Player>,
+    games: u64,
+    streams: Streams,
+    limits: EpisodeLimits,
+    pool: rayon::ThreadPool,
+}
+
+impl Table {
+    fn new(batch: &Batch) -> Result<Table> {
+        let game = batch.game.build()?;
+        let search = batch.game.spec.search()?;
+        let names = with_game!(&game, g => g.feature_names());
+        let players = batch
+            .players
+            .iter()
+            .map(|w| Ok(Player::new(LinearPlayer::from_vector(names, w)?, search)))
+            .collect::<Result<_>>()?;
+        Ok(Table {
+            game,
+            players,
+            games: batch.games,
+            streams: batch.streams,
+            limits: batch.limits,
+            pool: thread_pool(batch.threads)?,
+        })
+    }
+
+    /// Plays pairs `pairs` on this process's threads, in pair order.
+    fn play(
+        &self,
+        pairs: Range<u64>,
+        stop: &AtomicBool,
+        progress: &Progress,
+    ) -> Option<Vec<EpisodeResult>> {
+        let streams = self.streams;
+        self.pool.install(|| {
+            with_game!(&self.game, g => play_pairs(
+                g,
+                &self.players,
+                self.games,
+                pairs,
+                |i| streams.game(i),
+                self.limits,
+                stop,
+                progress,
+            ))
+        })
+    }
+}
+
+/// The number of processes an MPI launcher started this one among, from the variables it
+/// sets: Open MPI's `mpirun` (`OMPI_COMM_WORLD_SIZE`), MPICH's and Slurm's PMI (`PMI_SIZE`),
+/// or Slurm's PMIx (`PMIX_RANK`, with the step's `SLURM_STEP_NUM_TASKS`, else unknown: 1);
+/// `None` when no launcher started it.
+fn launcher_size() -> Option<u64> {
+    let number = |name| std::env::var(name).ok()?.parse().ok();
+    number("OMPI_COMM_WORLD_SIZE")
+        .or_else(|| number("PMI_SIZE"))
+        .or_else(|| {
+            std::env::var_os("PMIX_RANK").map(|_| number("SLURM_STEP_NUM_TASKS").unwrap_or(1))
+        })
+}
+
+/// Runs `command` with the backend this process was started for: [`Local`] when started
+/// alone; under an MPI launcher (with the `mpi` feature) rank 0 runs it while the other ranks
+/// play its batches. `name` is the command's, and `scales_out` whether it plays its games
+/// through the backend: one that does not refuses to start as several processes, rather than
+/// running K times over.
+pub fn launch(
+    name: &str,
+    scales_out: bool,
+    command: impl FnOnce(&dyn Backend) -> Result<()>,
+) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    if launcher_size().is_some() {
+        return mpi::launch(name, scales_out, command);
+    }
+    #[cfg(not(feature = "mpi"))]
+    let _ = (name, scales_out);
+    #[cfg(not(feature = "mpi"))]
+    if let Some(k) = launcher_size().filter(|&k| k > 1) {
+        anyhow::bail!(
+            "started as one of {k} MPI processes, but this stacktune was built without MPI; \
+             build it with `cargo build --release --features mpi`, or run it without mpirun"
+        );
+    }
+    command(&Local)
+}

@@ -420,3 +420,46 @@ fn a_flag_turns_off_what_the_config_turns_on() {
     assert!(run_toml.contains("bag7 = true\n"), "{run_toml}");
     assert!(run_toml.contains("preview = false\n"), "{run_toml}");
 }
+
+/// A build without the `mpi` feature that an MPI launcher started as one of several ranks
+/// refuses at once, rather than running the same run once per rank.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn several_mpi_ranks_without_the_mpi_feature_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), CONFIG);
+    for (variable, size) in [("OMPI_COMM_WORLD_SIZE", "3"), ("PMI_SIZE", "2")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+            .args(["evolve", "--config", "run.config.toml", "--out", "r"])
+            .env(variable, size)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_one_line_error(
+            &out,
+            &format!(
+                "started as one of {size} MPI processes, but this stacktune was built without MPI"
+            ),
+        );
+        assert!(!dir.path().join("r").exists());
+    }
+    // One process under a launcher is a plain run.
+    let out = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args([
+            "evolve",
+            "--config",
+            "run.config.toml",
+            "--out",
+            "r",
+            "--quiet",
+        ])
+        .env("OMPI_COMM_WORLD_SIZE", "1")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1,0 +1,264 @@
+//! `evolve` and `play` as MPI jobs (`cargo test --release --features mpi --test mpi`, with
+//! Open MPI's `mpirun` on the path): 1, 2 and 3 ranks write the same bytes as the plain run,
+//! a killed job resumes under another rank count to the same bytes, and bad setups end with
+//! one clear error.
+
+#![cfg(feature = "mpi")]
+
+mod common;
+use common::*;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A small Tetris run (10 × 8, capped games) with validation and final held-out games.
+const TETRIS: &str = r#"
+name = "small"
+seed = 5
+generations = 3
+games = 5
+max_pieces = 400
+validation_games = 10
+validate_every = 2
+final_games = 20
+validation_max_pieces = 400
+validation_seed = 77
+
+[game]
+game = "tetris"
+width = 10
+height = 8
+
+[ga]
+population = 8
+elitism = 1
+"#;
+
+/// The files that must be byte-identical between runs (timings.csv is not: it holds times).
+const SAME: [&str; 5] = [
+    "history.csv",
+    "best.toml",
+    "checkpoint.json",
+    "fitness.svg",
+    "weights.svg",
+];
+
+/// `mpirun -n k` of the binary with `args` in `dir`: oversubscribed (3 ranks on 2 cores),
+/// unbound (a rank's threads may use every core), allowed as root (CI containers).
+fn mpirun(dir: &Path, k: usize, args: &[&str]) -> Command {
+    let mut command = Command::new("mpirun");
+    command
+        .args(["-n", &k.to_string(), "--oversubscribe", "--bind-to", "none"])
+        .arg(env!("CARGO_BIN_EXE_stacktune"))
+        .args(args)
+        .current_dir(dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdin(Stdio::null());
+    command
+}
+
+fn output(mut command: Command) -> Output {
+    command.output().expect("mpirun runs (install openmpi-bin)")
+}
+
+fn success(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+}
+
+fn assert_same_run(dir: &Path, a: &str, b: &str) {
+    for name in SAME {
+        assert_eq!(
+            read(&dir.join(a), name),
+            read(&dir.join(b), name),
+            "{name} differs between {a} and {b}"
+        );
+    }
+}
+
+fn evolve_args(out: &str) -> Vec<&str> {
+    vec![
+        "evolve",
+        "--config",
+        "run.config.toml",
+        "--quiet",
+        "--out",
+        out,
+    ]
+}
+
+#[test]
+fn one_two_and_three_ranks_write_the_plain_runs_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("run.config.toml"), TETRIS).unwrap();
+    let plain = success(run_in(dir.path(), &evolve_args("plain")));
+    for k in [1, 2, 3] {
+        let out = format!("ranks-{k}");
+        let mut args = evolve_args(&out);
+        // One thread per rank, so that 3 ranks on 2 cores are really 3 players.
+        args.extend(["--threads", "1"]);
+        let ranked = success(output(mpirun(dir.path(), k, &args)));
+        assert_same_run(dir.path(), "plain", &out);
+        // Rank 0 alone prints the report.
+        assert_eq!(
+            stdout(&ranked).replace(&out, "plain"),
+            stdout(&plain),
+            "{k} ranks"
+        );
+    }
+}
+
+/// Two-player games cross as data too: the opponents' weights file and the hall of fame.
+#[test]
+fn a_connect_run_with_a_weights_file_opponent_and_a_hall_of_fame_is_the_same_on_three_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let opponent = root().join("weights/connect/evolved.toml");
+    let config = format!(
+        "name = \"small\"\nseed = 3\ngenerations = 3\ngames = 24\nvalidation_games = 24\n\
+         validate_every = 2\nfinal_games = 48\nvalidation_seed = 9\nhall_of_fame = 1\n\n\
+         [game]\ngame = \"connect\"\nopponents = [\"random\", {opponent:?}]\n\n\
+         [ga]\npopulation = 6\nelitism = 1\n"
+    );
+    fs::write(dir.path().join("run.config.toml"), config).unwrap();
+    success(run_in(dir.path(), &evolve_args("plain")));
+    success(output(mpirun(dir.path(), 3, &evolve_args("ranks-3"))));
+    assert_same_run(dir.path(), "plain", "ranks-3");
+}
+
+#[test]
+fn play_on_three_ranks_reports_the_plain_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = root().join("weights/tetris/dellacherie.toml");
+    let args = [
+        "play",
+        "--weights",
+        weights.to_str().unwrap(),
+        "--width",
+        "8",
+        "--height",
+        "8",
+        "--games",
+        "40",
+        "--seed",
+        "4",
+        "--json",
+        "--quiet",
+    ];
+    let figures = |out: &Output| {
+        let mut v = json(out);
+        // The only figure that is a time.
+        v.as_object_mut().unwrap().remove("pieces_per_second");
+        v
+    };
+    let plain = figures(&run_in(dir.path(), &args));
+    let ranked = figures(&output(mpirun(dir.path(), 3, &args)));
+    assert_eq!(ranked, plain);
+    assert_eq!(plain["games"], 40);
+}
+
+/// The generations a run folder's checkpoint records as done (0 before it has one).
+fn generations_done(run: &Path) -> u64 {
+    fs::read_to_string(run.join("checkpoint.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| v["state"]["next_generation"].as_u64())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_killed_job_resumes_under_another_rank_count_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    // El-Tetris's weights play every game to its cap: generations last long enough for the
+    // kill to land mid-run.
+    let init = root().join("weights/tetris/el-tetris.toml");
+    let config = TETRIS
+        .replace("generations = 3", "generations = 5")
+        .replace("max_pieces = 400", "max_pieces = 4000")
+        .replace("seed = 5", &format!("seed = 5\ninit = {init:?}"));
+    fs::write(dir.path().join("run.config.toml"), config).unwrap();
+    success(run_in(dir.path(), &evolve_args("whole")));
+
+    // mpirun leads its own process group, which its ranks join: the kill takes the whole job.
+    let mut args = evolve_args("cut");
+    args.extend(["--threads", "1"]);
+    let mut job = mpirun(dir.path(), 2, &args);
+    std::os::unix::process::CommandExt::process_group(&mut job, 0);
+    let mut job = job.spawn().expect("mpirun runs");
+    let start = Instant::now();
+    while generations_done(&dir.path().join("cut")) == 0
+        && start.elapsed() < Duration::from_secs(300)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let group = format!("-{}", job.id());
+    let killed = Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    job.wait().unwrap();
+    let done = generations_done(&dir.path().join("cut"));
+    assert!(
+        (1..5).contains(&done),
+        "killed after {done} generations: not mid-run"
+    );
+    let resume = ["evolve", "--resume", "cut", "--quiet"];
+    success(output(mpirun(dir.path(), 3, &resume)));
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.path().join("whole"), name),
+            read(&dir.path().join("cut"), name),
+            "{name} differs after the resume"
+        );
+    }
+}
+
+#[test]
+fn ranks_started_with_other_arguments_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut job = mpirun(dir.path(), 1, &evolve_args("a"));
+    // A second program of the job (MPMD): the same binary with another seed.
+    job.args([":", "-n", "1", env!("CARGO_BIN_EXE_stacktune")])
+        .args(evolve_args("a"))
+        .args(["--seed", "2"]);
+    let out = output(job);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: rank(s) 1 were started with other arguments than rank 0 (`evolve --config"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Nothing was run.
+    assert!(!dir.path().join("a").exists());
+}
+
+#[test]
+fn a_command_that_does_not_scale_out_is_refused_on_several_ranks() {
+    let board = root().join("tests/data/boards/tetris.txt");
+    let args = ["moves", "--board", board.to_str().unwrap(), "--piece", "T"];
+    let out = output(mpirun(&root(), 2, &args));
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: `moves` does not play its games over MPI; run it without mpirun, or with -n 1"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout(&out).is_empty());
+    // One rank is a plain run.
+    success(output(mpirun(&root(), 1, &args)));
+}

@@ -175,52 +175,87 @@ fn generations_done(run: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-#[test]
-fn a_killed_job_resumes_under_another_rank_count_to_the_same_bytes() {
+/// The pids of the processes `mpirun` (pid `job`) started: its ranks, each of which Open MPI
+/// puts in a process group of its own.
+fn ranks_of(job: u32) -> Vec<u32> {
+    fs::read_to_string(format!("/proc/{job}/task/{job}/children"))
+        .unwrap()
+        .split_whitespace()
+        .map(|pid| pid.parse().unwrap())
+        .collect()
+}
+
+/// A job killed mid-run (one rank killed with SIGKILL; mpirun then ends the others) leaves
+/// the last checkpoint, and `--resume` under another rank count ends with the bytes of the
+/// uninterrupted plain run. `kill_rank_0`: kill rank 0 (the run folder's owner, whose pid the
+/// folder's lock holds), else the other rank.
+fn resumes_after_a_killed_rank(kill_rank_0: bool, resume_ranks: usize) {
     let dir = tempfile::tempdir().unwrap();
-    // El-Tetris's weights play every game to its cap: generations last long enough for the
+    // El-Tetris's weights play most games to their cap: generations last long enough for the
     // kill to land mid-run.
     let init = root().join("weights/tetris/el-tetris.toml");
     let config = TETRIS
-        .replace("generations = 3", "generations = 5")
-        .replace("max_pieces = 400", "max_pieces = 4000")
+        .replace("generations = 3", "generations = 6")
+        .replace("games = 5", "games = 10")
+        .replace("max_pieces = 400", "max_pieces = 20000")
+        .replace("height = 8", "height = 10")
         .replace("seed = 5", &format!("seed = 5\ninit = {init:?}"));
     fs::write(dir.path().join("run.config.toml"), config).unwrap();
     success(run_in(dir.path(), &evolve_args("whole")));
 
-    // mpirun leads its own process group, which its ranks join: the kill takes the whole job.
+    let cut = dir.path().join("cut");
     let mut args = evolve_args("cut");
     args.extend(["--threads", "1"]);
-    let mut job = mpirun(dir.path(), 2, &args);
-    std::os::unix::process::CommandExt::process_group(&mut job, 0);
-    let mut job = job.spawn().expect("mpirun runs");
+    let mut job = mpirun(dir.path(), 2, &args).spawn().expect("mpirun runs");
     let start = Instant::now();
-    while generations_done(&dir.path().join("cut")) == 0
-        && start.elapsed() < Duration::from_secs(300)
-    {
+    while generations_done(&cut) == 0 && start.elapsed() < Duration::from_secs(300) {
         std::thread::sleep(Duration::from_millis(5));
     }
-    let group = format!("-{}", job.id());
+    let rank_0: u32 = read(&cut, ".lock").trim().parse().unwrap();
+    let ranks = ranks_of(job.id());
+    assert_eq!(ranks.len(), 2, "{ranks:?}");
+    assert!(ranks.contains(&rank_0), "{ranks:?} {rank_0}");
+    let victim = match kill_rank_0 {
+        true => rank_0,
+        false => *ranks.iter().find(|&&pid| pid != rank_0).unwrap(),
+    };
     let killed = Command::new("kill")
-        .args(["-KILL", "--", &group])
+        .args(["-KILL", &victim.to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    job.wait().unwrap();
-    let done = generations_done(&dir.path().join("cut"));
+    assert!(!job.wait().unwrap().success());
+    // mpirun ends the other rank; wait for rank 0 to be gone, and its lock with it.
+    let start = Instant::now();
+    while Path::new(&format!("/proc/{rank_0}")).exists()
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let done = generations_done(&cut);
     assert!(
-        (1..5).contains(&done),
+        (1..6).contains(&done) && !cut.join("best.toml").exists(),
         "killed after {done} generations: not mid-run"
     );
     let resume = ["evolve", "--resume", "cut", "--quiet"];
-    success(output(mpirun(dir.path(), 3, &resume)));
+    success(output(mpirun(dir.path(), resume_ranks, &resume)));
     for name in ["history.csv", "best.toml", "checkpoint.json"] {
         assert_eq!(
             read(&dir.path().join("whole"), name),
-            read(&dir.path().join("cut"), name),
+            read(&cut, name),
             "{name} differs after the resume"
         );
     }
+}
+
+#[test]
+fn a_job_whose_worker_rank_dies_resumes_on_three_ranks_to_the_same_bytes() {
+    resumes_after_a_killed_rank(false, 3);
+}
+
+#[test]
+fn a_job_whose_rank_0_is_killed_resumes_on_one_rank_to_the_same_bytes() {
+    resumes_after_a_killed_rank(true, 1);
 }
 
 #[test]

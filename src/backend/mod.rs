@@ -217,6 +217,52 @@ impl Table {
     }
 }
 
+/// Deals a batch's pairs out in chunks by guided self-scheduling: each chunk is a quarter of
+/// the asking rank's share of what is left, so chunks shrink as the batch ends and no rank is
+/// left with a long tail, and holds at least one game per thread of the rank.
+///
+/// Games differ in length by orders of magnitude (lines per Tetris game are close to
+/// exponential), so one fixed slice per rank would leave most ranks waiting for the one that
+/// drew the long games; ranks that ask for chunks as they finish stay busy instead.
+#[derive(Clone, Debug)]
+pub struct Dealer {
+    next: u64,
+    total: u64,
+    /// Threads of all ranks together.
+    threads: u64,
+}
+
+impl Dealer {
+    /// A dealer of pairs `0..total` to ranks with `threads` threads in all.
+    pub fn new(total: u64, threads: u64) -> Dealer {
+        Dealer {
+            next: 0,
+            total,
+            threads: threads.max(1),
+        }
+    }
+
+    /// The next chunk for a rank with `threads` threads; `None` once everything is dealt.
+    pub fn take(&mut self, threads: u64) -> Option<Range<u64>> {
+        let left = self.total - self.next;
+        if left == 0 {
+            return None;
+        }
+        let size = (left * threads)
+            .div_ceil(4 * self.threads)
+            .max(threads)
+            .min(left);
+        let chunk = self.next..self.next + size;
+        self.next = chunk.end;
+        Some(chunk)
+    }
+
+    /// Whether every pair was dealt.
+    pub fn is_done(&self) -> bool {
+        self.next == self.total
+    }
+}
+
 /// The number of processes an MPI launcher started this one among, from the variables it
 /// sets: Open MPI's `mpirun` (`OMPI_COMM_WORLD_SIZE`), MPICH's and Slurm's PMI (`PMI_SIZE`),
 /// or Slurm's PMIx (`PMIX_RANK`, with the step's `SLURM_STEP_NUM_TASKS`, else unknown: 1);
@@ -254,4 +300,25 @@ pub fn launch(
         );
     }
     command(&Local)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dealer_deals_every_pair_once_in_shrinking_chunks() {
+        let mut dealer = Dealer::new(1000, 4);
+        let mut chunks = Vec::new();
+        while let Some(chunk) = dealer.take(2) {
+            chunks.push(chunk);
+        }
+        assert!(dealer.is_done());
+        assert_eq!(chunks[0], 0..125);
+        assert_eq!(chunks[1], 125..235);
+        assert!(chunks.windows(2).all(|w| w[0].end == w[1].start));
+        assert!(chunks.windows(2).all(|w| w[0].len() >= w[1].len()));
+        assert_eq!(chunks.last().unwrap().end, 1000);
+        assert!(chunks.iter().all(|c| c.len() >= 2 || c.end == 1000));
+    }
 }

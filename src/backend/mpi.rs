@@ -1,19 +1,17 @@
 //! The MPI backend: rank 0 runs the command and deals each batch's (player, game) pairs out to
 //! every rank, itself included; the other ranks only play what they are dealt.
 //!
-//! Games differ in length by orders of magnitude (lines per Tetris game are close to
-//! exponential), so a fixed slice per rank would leave most ranks waiting for the one that drew
-//! the long games. Rank 0 deals chunks on demand instead (guided self-scheduling: a chunk is a
-//! share of what is left, shrinking towards the end, never less than a rank's threads), and a
-//! rank asks for more by returning results. Results land at their pairs' places, so the
-//! batch's results are the same whoever played which chunk.
+//! A rank asks for its next chunk by returning the results of its last, and rank 0 deals
+//! chunks by guided self-scheduling ([`Dealer`]), so fast and slow ranks alike stay busy.
+//! Results land at their pairs' places, so the batch's results are the same whoever played
+//! which chunk.
 //!
 //! Messages, all between rank 0 and one other rank: the batch as JSON (once per batch), a
 //! chunk as two numbers (its first and past-the-end pair), the chunk's results as ten 64-bit
 //! words a game, and the stop at the end. Only rank 0's main thread calls MPI; its games are
 //! played by a second thread on its own rayon pool.
 
-use super::{Backend, Batch, Local, Table};
+use super::{Backend, Batch, Dealer, Local, Table};
 use crate::game::{EpisodeResult, MAX_DETAILS};
 use crate::progress::Progress;
 use anyhow::{Context, Result, bail};
@@ -201,33 +199,6 @@ fn decode(words: &[u64]) -> Vec<EpisodeResult> {
         .collect()
 }
 
-/// The pairs not yet dealt, dealt by guided self-scheduling.
-struct Dealer {
-    next: u64,
-    total: u64,
-    /// Threads of all ranks together.
-    threads: u64,
-}
-
-impl Dealer {
-    /// The next chunk for a rank with `threads` threads: half its share of what is left, so
-    /// that chunks shrink as the batch ends and no rank is left with a long tail, and at
-    /// least one game per thread; `None` once everything is dealt.
-    fn take(&mut self, threads: u64) -> Option<Range<u64>> {
-        let left = self.total - self.next;
-        if left == 0 {
-            return None;
-        }
-        let size = (left * threads)
-            .div_ceil(2 * self.threads)
-            .max(threads)
-            .min(left);
-        let chunk = self.next..self.next + size;
-        self.next = chunk.end;
-        Some(chunk)
-    }
-}
-
 /// Rank 0's backend: deals every batch out to all ranks.
 struct Cluster<'a> {
     world: &'a SimpleCommunicator,
@@ -254,11 +225,7 @@ impl Backend for Cluster<'_> {
             0 => cores[rank as usize],
             t => t as u64,
         };
-        let dealer = Mutex::new(Dealer {
-            next: 0,
-            total: batch.pairs(),
-            threads: (0..ranks).map(threads).sum(),
-        });
+        let dealer = Mutex::new(Dealer::new(batch.pairs(), (0..ranks).map(threads).sum()));
         let take = |rank| dealer.lock().expect("dealer lock").take(threads(rank));
         let results = Mutex::new(vec![EpisodeResult::default(); batch.pairs() as usize]);
         let place = |chunk: Range<u64>, played: Vec<EpisodeResult>| {
@@ -301,7 +268,7 @@ impl Backend for Cluster<'_> {
             }
             local.join().expect("rank 0's games do not panic")
         });
-        let all_dealt = dealer.lock().expect("dealer lock").next == batch.pairs();
+        let all_dealt = dealer.lock().expect("dealer lock").is_done();
         Ok((played && all_dealt).then(|| results.into_inner().expect("results lock")))
     }
 }
@@ -309,25 +276,6 @@ impl Backend for Cluster<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_dealer_deals_every_pair_once_in_shrinking_chunks() {
-        let mut dealer = Dealer {
-            next: 0,
-            total: 1000,
-            threads: 4,
-        };
-        let mut chunks = Vec::new();
-        while let Some(chunk) = dealer.take(2) {
-            chunks.push(chunk);
-        }
-        assert_eq!(chunks[0], 0..250);
-        assert_eq!(chunks[1], 250..438);
-        assert!(chunks.windows(2).all(|w| w[0].end == w[1].start));
-        assert!(chunks.windows(2).all(|w| w[0].len() >= w[1].len()));
-        assert_eq!(chunks.last().unwrap().end, 1000);
-        assert!(chunks.iter().all(|c| c.len() >= 2 || c.end == 1000));
-    }
 
     #[test]
     fn results_cross_as_words_unchanged() {

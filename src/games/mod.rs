@@ -170,6 +170,54 @@ impl GameSpec {
         }
     }
 
+    /// The `play` flags that select this game, each with a leading space: what a printed
+    /// command adds to `--weights` (which names the game, its rules and size too).
+    pub fn flags(&self) -> String {
+        let g = self;
+        let mut s = String::new();
+        if let Some(w) = g.width {
+            s += &format!(" --width {w}");
+        }
+        if let Some(h) = g.height {
+            s += &format!(" --height {h}");
+        }
+        if let Some(r) = &g.rules {
+            s += &format!(" --rules {r}");
+        }
+        if let Some(f) = &g.fitness {
+            s += &format!(" --fitness {f}");
+        }
+        if let Some(c) = g.colours {
+            s += &format!(" --colours {c}");
+        }
+        if let Some(n) = g.inarow {
+            s += &format!(" --inarow {n}");
+        }
+        if let Some(d) = g.depth {
+            s += &format!(" --depth {d}");
+        }
+        if let Some(w) = g.beam_width {
+            s += &format!(" --beam-width {w}");
+        }
+        if let Some(l) = g.level {
+            s += &format!(" --level {l}");
+        }
+        for o in &g.opponents {
+            s += &format!(" --opponent {o}");
+        }
+        for (on, flag) in [
+            (g.bag7, " --bag7"),
+            (g.allow_topout, " --allow-topout"),
+            (g.preview, " --preview"),
+            (g.all_clear, " --all-clear"),
+        ] {
+            if on {
+                s += flag;
+            }
+        }
+        s
+    }
+
     /// The ruleset the spec names, for the settings check.
     fn ruleset(&self) -> Ruleset {
         match (self.name(), self.rules.as_deref()) {

@@ -7,6 +7,7 @@
 
 mod executor;
 mod observers;
+pub mod page;
 
 use crate::checkpoint::{Checkpoint, Expected};
 use crate::episode::play_all;
@@ -18,7 +19,9 @@ use crate::games::GameSpec;
 use crate::games::connect::agents::Opponent;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
 use crate::progress::{Mode, Progress};
+use crate::replay::{DEFAULT_MOVE_CAP, Replayable};
 use crate::report::{HistoryRow, References};
+use crate::report_page::{Final, HeldOut};
 use crate::rng::{Purpose, game_stream, stream};
 use crate::search::{Player, Search};
 use crate::stats::Summary;
@@ -32,6 +35,7 @@ use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use executor::{Evaluation, Executor};
 use observers::{Display, HistoryFile, Plots, Timings};
+use page::ReportPage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -368,8 +372,26 @@ impl RunConfig {
         EpisodeLimits::capped(self.max_pieces)
     }
 
-    fn validation_limits(&self) -> EpisodeLimits {
+    /// The limits of the held-out games.
+    pub fn validation_limits(&self) -> EpisodeLimits {
         EpisodeLimits::capped(self.validation_max_pieces)
+    }
+
+    /// The `play` command that plays the run's first `games` held-out games with `weights`
+    /// (a two-player game: `games` against each opponent).
+    pub fn play_command(&self, weights: &Path, games: u64) -> String {
+        format!(
+            "stacktune play --weights {}{} --seed {} --games {}{}",
+            weights.display(),
+            self.game.flags(),
+            self.validation_seed,
+            games,
+            if self.validation_max_pieces > 0 {
+                format!(" --max-pieces {}", self.validation_max_pieces)
+            } else {
+                String::new()
+            }
+        )
     }
 
     /// The config as TOML, the way `run.toml` stores it.
@@ -420,7 +442,7 @@ fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<us
 /// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
 /// folder is opened only once the config, its features and its weight files are found good,
 /// so a refused run leaves nothing behind.
-pub fn evolve<G: Game + Clone>(
+pub fn evolve<G: Replayable>(
     game: &G,
     config: &RunConfig,
     open: impl FnOnce() -> Result<RunFolder>,
@@ -516,6 +538,15 @@ pub fn evolve<G: Game + Clone>(
     let mut timings = Timings {
         path: dir.join("timings.csv"),
     };
+    let mut page = ReportPage {
+        game,
+        config,
+        dir: dir.clone(),
+        features: &names,
+        indices: &indices,
+        search,
+        cap: DEFAULT_MOVE_CAP,
+    };
     let display = Display::new(mode, config.generations, checkpoint.next_generation);
     let mut executor = Executor {
         checkpoint,
@@ -529,7 +560,13 @@ pub fn evolve<G: Game + Clone>(
     let games_progress = |g, candidates| display.games(g, candidates * config.games);
     executor.run(
         &mut evaluation,
-        &mut [&mut history_file, &mut plots, &mut timings, &mut &display],
+        &mut [
+            &mut history_file,
+            &mut plots,
+            &mut timings,
+            &mut page,
+            &mut &display,
+        ],
         games_progress,
     )?;
     display.finish();
@@ -602,6 +639,11 @@ pub fn evolve<G: Game + Clone>(
     put("validation_games", (config.final_games as i64).into());
     put("validation_seed", (config.validation_seed as i64).into());
     put("max_pieces", (config.validation_max_pieces as i64).into());
+    if let Some((_, b)) = &baseline {
+        // Kept so that `stacktune report` can show the baseline next to the best.
+        put("baseline_mean", b.mean.into());
+        put("baseline_ci95", b.ci95.into());
+    }
     put("stacktune_version", env!("CARGO_PKG_VERSION").into());
     let file = WeightFile {
         game: game.name().to_string(),
@@ -612,6 +654,20 @@ pub fn evolve<G: Game + Clone>(
         meta,
     };
     file.save(&dir.join("best.toml"), all)?;
+    let held_out = |s: &Summary| HeldOut {
+        mean: s.mean,
+        ci95: s.ci95,
+        games: s.games as u64,
+    };
+    page.write(
+        &checkpoint.history,
+        Some(Final {
+            best: held_out(&best),
+            baseline: baseline
+                .as_ref()
+                .map(|(path, b)| (path.display().to_string(), held_out(b))),
+        }),
+    )?;
     folder.finish()?;
     Ok(RunResult {
         dir: dir.to_path_buf(),

@@ -19,7 +19,7 @@ pub const DEFAULT_MOVE_CAP: u64 = 5_000;
 
 /// The page compares its board with the recorded one after every this many moves (and after
 /// the last move stored).
-pub const CHECK_EVERY: u64 = 250;
+pub const CHECK_EVERY: u64 = 100;
 
 /// What the report page needs of a game to draw it and play its moves back.
 pub trait Replayable: Game + Clone {

@@ -31,16 +31,18 @@ function lineChart(box, xs, series, band, levels, yLabel, digits) {
   for (const l of levels) all.push(l.y);
   let lo = Math.min(...all), hi = Math.max(...all);
   if (!(hi > lo)) { lo -= 1; hi += 1; }
-  const pad = (hi - lo) * 0.05;
-  lo -= pad; hi += pad;
+  // Round numbers for the ticks: steps of 1, 2 or 5 times a power of ten.
+  const raw = (hi - lo) / 5, power = Math.pow(10, Math.floor(Math.log10(raw)));
+  const tick = [1, 2, 5, 10].map((m) => m * power).find((t) => t >= raw);
+  lo = Math.floor(lo / tick) * tick;
+  hi = Math.ceil(hi / tick) * tick;
   const x0 = xs[0], x1 = xs.length > 1 ? xs[xs.length - 1] : xs[0] + 1;
   const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
   const Y = (y) => T + (hi - y) / (hi - lo) * (H - T - B);
   // Axes and ticks.
   el("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#444" }, svg);
   el("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#444" }, svg);
-  for (let k = 0; k <= 5; k++) {
-    const y = lo + (hi - lo) * k / 5;
+  for (let y = lo; y <= hi + tick / 2; y += tick) {
     el("line", { x1: L, y1: Y(y), x2: W - R, y2: Y(y), stroke: "#eee" }, svg);
     const t = el("text", { x: L - 6, y: Y(y) + 4, "text-anchor": "end", "font-size": 11 }, svg);
     t.textContent = fmt(y, digits);
@@ -435,7 +437,9 @@ function startReplays() {
         `(${played.mismatches.length} of ${replay.checks.length} checks fail). Please report it.`;
     } else {
       check.className = "ok";
-      check.textContent = `Checked: the board this page plays back matches the recorded game at all ${replay.checks.length} check points.`;
+      check.textContent = `Checked: the board this page plays back matches the recorded game's board after every ` +
+        `${replay.checks.length > 1 ? replay.checks[0][0] + "th move and after the last move stored" : "last move stored"}` +
+        ` (${replay.checks.length} check${replay.checks.length > 1 ? "s" : ""}).`;
     }
     check.dataset.mismatches = played.mismatches.length;
     document.getElementById("replay-note").textContent = replay.capped

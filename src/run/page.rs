@@ -134,6 +134,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
         bail!("{} is not a run folder: it has no run.toml", dir.display());
     }
     let config = RunConfig::load(&run_toml)?;
+    let folder = crate::folder::RunFolder::for_report(dir)?;
     let checkpoint = dir.join("checkpoint.json");
     let text = std::fs::read_to_string(&checkpoint).with_context(|| {
         format!(
@@ -171,5 +172,6 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
         }
         .write(&history, final_summary)?;
     });
+    folder.finish()?;
     Ok(dir.join(crate::report_page::FILE_NAME))
 }

@@ -92,14 +92,19 @@ fn code_in(dom: &str, id: &str) -> String {
 fn copy_of(run: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(run);
-    fs::create_dir(&dir).unwrap();
+    copy_run(run, &dir);
+    (tmp, dir)
+}
+
+/// Copies the shipped run `run` into `dir`, its report.html left out.
+fn copy_run(run: &str, dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
     for entry in fs::read_dir(root().join("reports").join(run)).unwrap() {
         let entry = entry.unwrap();
         if entry.file_name() != "report.html" {
             fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
         }
     }
-    (tmp, dir)
 }
 
 /// Where the screenshots go: the run's artefacts.
@@ -388,4 +393,41 @@ fn play_never_overwrites_a_replay_page() {
     ]);
     assert_one_line_error(&out, "mine.html already exists; it is not overwritten");
     assert_eq!(fs::read_to_string(&page).unwrap(), "mine");
+}
+
+#[test]
+fn shipped_pages_are_what_report_writes_today() {
+    // A page holds its script and template: a change to either must come with the shipped
+    // pages rewritten (`stacktune report reports/NAME` for each).
+    let tmp = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for entry in fs::read_dir(root().join("reports")).unwrap() {
+        let shipped = entry.unwrap().path();
+        if !shipped.join("run.toml").is_file() {
+            continue;
+        }
+        let name = shipped.file_name().unwrap().to_str().unwrap().to_string();
+        let relative = format!("reports/{name}");
+        copy_run(&name, &tmp.path().join(&relative));
+        let out = run_in(tmp.path(), &["report", &relative]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want = fs::read_to_string(shipped.join("report.html"))
+            .unwrap_or_else(|e| panic!("{relative}/report.html: {e}"));
+        let got = fs::read_to_string(tmp.path().join(&relative).join("report.html")).unwrap();
+        assert!(
+            got == want,
+            "{relative}/report.html is stale: run stacktune report {relative}"
+        );
+        assert!(
+            want.len() < 300_000,
+            "{relative}/report.html: {} bytes",
+            want.len()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 7, "{checked} shipped runs");
 }

@@ -182,7 +182,7 @@ const RULES = {
       return { g: out.grid, queue: s.queue.slice(1).concat([drawn]), note: out.cleared ? `${out.cleared} line${out.cleared > 1 ? "s" : ""}` : "" };
     },
     rows(s) { return s.g.map((r) => r.map((c) => (c === "." ? "." : "#")).join("")); },
-    pieces(s) { return chip("piece", s.queue.slice(0, 1)) + chip("next", s.queue.slice(1)); },
+    pieces(s) { return chip("piece", s.queue.slice(0, 1)) + (s.queue.length > 1 ? chip("next", s.queue.slice(1)) : ""); },
   },
   // Contest Tetris: [hold, state (-1: into an empty hold), x, y, piece drawn, fresh board];
   // cells are (dx, dy) from the reference point with y down; a game over brings a fresh board.
@@ -269,7 +269,7 @@ const RULES = {
         note: chain ? `${chain}-chain` : "" };
     },
     rows(s) { return s.g.map((r) => r.join("")); },
-    pieces(s) { return chip("pair", s.queue.slice(0, 1)) + chip("next", s.queue.slice(1)); },
+    pieces(s) { return chip("pair", s.queue.slice(0, 1)) + (s.queue.length > 1 ? chip("next", s.queue.slice(1)) : ""); },
   },
   // Connect-N: [column]; the side to move drops a disc.
   connect: {
@@ -280,12 +280,32 @@ const RULES = {
       let r = g.length - 1;
       while (g[r][col] !== ".") r--;
       g[r][col] = s.toMove;
-      return { g, toMove: s.toMove === "X" ? "O" : "X", note: `${s.toMove} in column ${col + 1}` };
+      const line = fourFrom(g, r, col, setup.inarow);
+      return { g, toMove: s.toMove === "X" ? "O" : "X", pop: line || [],
+        note: `${s.toMove} in column ${col + 1}` + (line ? `: ${s.toMove} has ${setup.inarow} in a row` : "") };
     },
     rows(s) { return s.g.map((r) => r.join("")); },
     pieces(s) { return chip("to move", [s.toMove]); },
   },
 };
+
+// The cells of a line of `n` through (r, c) in the disc's colour, or null.
+function fourFrom(g, r, c, n) {
+  const me = g[r][c];
+  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+    const cells = [[c, r]];
+    for (const sign of [1, -1]) {
+      let rr = r + sign * dr, cc = c + sign * dc;
+      while (rr >= 0 && rr < g.length && cc >= 0 && cc < g[0].length && g[rr][cc] === me) {
+        cells.push([cc, rr]);
+        rr += sign * dr;
+        cc += sign * dc;
+      }
+    }
+    if (cells.length >= n) return cells;
+  }
+  return null;
+}
 
 const COLOURS = {
   I: "#31c7ef", O: "#f7d308", T: "#ad4d9c", S: "#42b642", Z: "#ef2029", L: "#ef7921", J: "#5a65ad",
@@ -376,13 +396,14 @@ function startReplays() {
   function show() {
     const s = played.states[at];
     const f = frames[frame];
-    draw(f ? f.g : s.g, f ? f.pop : []);
+    draw(f ? f.g : s.g, f ? f.pop : s.pop || []);
     document.getElementById("pieces").innerHTML = played.rules.pieces(s);
     slider.value = at;
     const total = replay.steps.length;
     const moves = replay.start_moves + at;
     status.textContent = `move ${moves.toLocaleString("en-US")} of ${(replay.start_moves + total).toLocaleString("en-US")}` +
-      ` · ${replay.score_name} so far: ${fmt(s.score, 3)}` + (s.note ? ` · ${s.note}` : "");
+      ` · ${replay.score_name} so far: ${fmt(s.score, 3)}` + (s.note ? ` · ${s.note}` : "") +
+      (replay.setup.score ? ` (${replay.setup.score})` : "");
     status.dataset.moves = moves;
     status.dataset.score = s.score;
     status.dataset.done = at === total ? "true" : "false";
@@ -437,9 +458,10 @@ function startReplays() {
         `(${played.mismatches.length} of ${replay.checks.length} checks fail). Please report it.`;
     } else {
       check.className = "ok";
-      check.textContent = `Checked: the board this page plays back matches the recorded game's board after every ` +
-        `${replay.checks.length > 1 ? replay.checks[0][0] + "th move and after the last move stored" : "last move stored"}` +
-        ` (${replay.checks.length} check${replay.checks.length > 1 ? "s" : ""}).`;
+      const n = replay.checks.length;
+      check.textContent = "Checked: the board this page plays back matches the board the program had " +
+        (n > 1 ? `after every ${replay.checks[0][0]}th move and after the last move stored (${n} checks).`
+          : "after the last move stored.");
     }
     check.dataset.mismatches = played.mismatches.length;
     document.getElementById("replay-note").textContent = replay.capped

@@ -12,6 +12,8 @@ impl Replayable for Connect {
             "rules": crate::game::Game::rules(self),
             "width": self.geometry.columns(),
             "height": self.geometry.rows(),
+            "inarow": self.geometry.inarow(),
+            "score": "1 for a win, ½ for a draw, 0 for a loss, from the weights' side",
         })
     }
 

@@ -75,6 +75,9 @@ pub struct Replay {
     /// Fewer moves were stored than played.
     pub capped: bool,
     pub cap: u64,
+    /// The moves the game was limited to (`--max-pieces`), so the page can tell a game that
+    /// ended from one that was stopped.
+    pub limit: Option<u64>,
 }
 
 /// The tuned player, remembering the move it chose last so the recorder can name it.
@@ -122,6 +125,7 @@ pub fn record<G: Replayable>(
         score: 0.0,
         capped: false,
         cap,
+        limit: limits.max_moves,
     };
     let mut previous: Option<(G::Position, f64)> = None;
     // The position after the last stored move, for the final check.

@@ -55,8 +55,6 @@ pub struct RunPage<'a> {
     pub generations: u64,
     pub features: &'a [String],
     pub history: &'a [HistoryRow],
-    /// The baseline's held-out mean, drawn as a line on the fitness chart when known.
-    pub baseline_mean: Option<f64>,
     pub timings: &'a [Timing],
     pub final_summary: Option<Final>,
     pub replays: &'a [Replay],

@@ -216,7 +216,9 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
     let Some(browser) = chromium() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let page = tmp.path().join("replay.html");
-    let weights = root().join("weights/tetris/dellacherie.toml");
+    // A path that is also markup: the page shows it as text.
+    let weights = tmp.path().join("w<i>.toml");
+    fs::copy(root().join("weights/tetris/dellacherie.toml"), &weights).unwrap();
     let weights = weights.to_str().unwrap();
     let page_arg = page.to_str().unwrap();
     let args = [
@@ -243,7 +245,11 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_replay_matches_cli(browser, &page, &root());
+    let dom = assert_replay_matches_cli(browser, &page, &root());
+    assert!(
+        dom.contains("w&lt;i&gt;.toml") && !dom.contains("w<i>"),
+        "the path is text"
+    );
     browse(
         browser,
         &page,

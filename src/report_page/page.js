@@ -12,6 +12,11 @@ function el(tag, attrs, parent) {
   return e;
 }
 
+// Text for innerHTML: names and paths come from the run (a weights file's path may hold "<").
+function esc(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
 function fmt(x, digits) {
   if (x === null || x === undefined) return "–";
   return Number(x).toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -99,9 +104,9 @@ function lineChart(box, xs, series, band, levels, yLabel, digits) {
     cursor.setAttribute("x2", X(xs[i]));
     cursor.setAttribute("visibility", "visible");
     let html = `<b>generation ${xs[i]}</b>`;
-    for (const s of series) if (s.values[i] !== null) html += `<br>${s.name}: ${fmt(s.values[i], digits)}`;
-    if (band) html += `<br>${band.name}: ${fmt(band.lo[i], digits)} – ${fmt(band.hi[i], digits)}`;
-    for (const l of levels) html += `<br>${l.name}: ${fmt(l.y, digits)}`;
+    for (const s of series) if (s.values[i] !== null) html += `<br>${esc(s.name)}: ${fmt(s.values[i], digits)}`;
+    if (band) html += `<br>${esc(band.name)}: ${fmt(band.lo[i], digits)} – ${fmt(band.hi[i], digits)}`;
+    for (const l of levels) html += `<br>${esc(l.name)}: ${fmt(l.y, digits)}`;
     tip.innerHTML = html;
     tip.style.display = "block";
     const px = (ev.clientX - r.left) + 14;
@@ -114,7 +119,7 @@ function lineChart(box, xs, series, band, levels, yLabel, digits) {
   });
   const legend = document.createElement("p");
   legend.className = "legend";
-  const item = (name, colour) => `<span><i style="background:${colour}"></i>${name}</span>`;
+  const item = (name, colour) => `<span><i style="background:${colour}"></i>${esc(name)}</span>`;
   legend.innerHTML = series.map((s) => item(s.name, s.colour)).join("") +
     (band ? item(band.name, "rgba(74,120,194,0.3)") : "") +
     levels.map((l) => item(l.name, l.colour)).join("");
@@ -133,7 +138,9 @@ function drawRunCharts(run) {
   if (run.final_summary) {
     levels.push({ name: "final best, held-out", y: run.final_summary.best.mean, colour: "#2ca02c" });
   }
-  if (run.baseline_mean !== null) levels.push({ name: "baseline, held-out", y: run.baseline_mean, colour: "#d62728" });
+  if (run.final_summary && run.final_summary.baseline) {
+    levels.push({ name: "baseline, held-out", y: run.final_summary.baseline[1].mean, colour: "#d62728" });
+  }
   lineChart(document.getElementById("fitness-chart"), xs, [
     { key: "best", name: "best", values: h.map((r) => r.best), colour: "#1f3f8f", dots: true },
     { key: "mean", name: "mean", values: h.map((r) => r.mean), colour: "#4a78c2" },
@@ -319,7 +326,7 @@ function colourOf(kind, c) {
 function chip(label, items) {
   const kind = DATA.replays.length ? DATA.replays[0].setup.kind : "";
   const show = (p) => p.split("").map((c) => `<span style="background:${colourOf(kind, c)}">${c}</span>`).join("");
-  return `<p>${label}: ${items.length ? items.map(show).join(" ") : "–"}</p>`;
+  return `<p>${label}: ${items.length ? items.map(show).join(" ") : "–"}</p>`; // pieces: letters and digits
 }
 
 // ---------------------------------------------------------------- replay player
@@ -412,7 +419,9 @@ function startReplays() {
       document.getElementById("replay-note").textContent = replay.capped
         ? `This page stores the first ${total.toLocaleString("en-US")} moves only (the cap is ${replay.cap.toLocaleString("en-US")}); ` +
           `the game went on to ${replay.moves.toLocaleString("en-US")} moves and ended with ${replay.score_name} ${fmt(replay.score, 3)}.`
-        : `Game over after ${replay.moves.toLocaleString("en-US")} moves: ${replay.score_name} ${fmt(replay.score, 3)}.`;
+        : replay.limit !== null && replay.moves >= replay.limit
+          ? `The game stopped at its limit of ${replay.limit.toLocaleString("en-US")} moves (--max-pieces): ${replay.score_name} ${fmt(replay.score, 3)}.`
+          : `Game over after ${replay.moves.toLocaleString("en-US")} moves: ${replay.score_name} ${fmt(replay.score, 3)}.`;
     }
   }
 
@@ -448,8 +457,8 @@ function startReplays() {
     played = playBack(replay);
     slider.max = replay.steps.length;
     const which = document.getElementById("replay-which");
-    which.innerHTML = `Held-out game ${replay.game} of <code>${replay.command}</code>` +
-      (replay.versus ? ` (${replay.versus})` : "") +
+    which.innerHTML = (DATA.history ? "Held-out game" : "Game") + ` ${replay.game} of <code>${esc(replay.command)}</code>` +
+      (replay.versus ? ` (${esc(replay.versus)})` : "") +
       `: the same game, move for move, that this command plays as its game ${replay.game}.`;
     const check = document.getElementById("replay-check");
     if (played.mismatches.length) {

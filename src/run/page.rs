@@ -73,9 +73,6 @@ impl<G: Replayable> ReportPage<'_, G> {
             generations: config.generations,
             features: self.features,
             history,
-            baseline_mean: final_summary
-                .as_ref()
-                .and_then(|f| f.baseline.as_ref().map(|b| b.1.mean)),
             timings: &timings,
             final_summary,
             replays: &replays,

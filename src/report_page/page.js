@@ -485,6 +485,8 @@ function startReplays() {
   slider.addEventListener("input", () => { stop(); jump(Number(slider.value)); });
   select.addEventListener("change", () => choose(Number(select.value)));
   choose(0);
+  // A link may name the move to start from (#move=N), to point someone at a moment.
+  if (params.has("move")) jump(Number(params.get("move")) - replay.start_moves);
   button.textContent = "pause";
   timer = setTimeout(tick, Number(speed.value));
 }

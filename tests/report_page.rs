@@ -215,49 +215,78 @@ fn a_capped_replay_says_so_and_shows_the_whole_game_s_figures() {
 fn play_writes_a_replay_page_for_any_weights_and_seed() {
     let Some(browser) = chromium() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let page = tmp.path().join("replay.html");
     // A path that is also markup: the page shows it as text.
-    let weights = tmp.path().join("w<i>.toml");
-    fs::copy(root().join("weights/tetris/dellacherie.toml"), &weights).unwrap();
-    let weights = weights.to_str().unwrap();
-    let page_arg = page.to_str().unwrap();
-    let args = [
-        "play",
-        "--weights",
-        weights,
-        "--width",
-        "8",
-        "--height",
-        "12",
-        "--seed",
-        "7",
-        "--games",
-        "1",
-        "--max-pieces",
-        "2000",
-        "--quiet",
-        "--replay-html",
-        page_arg,
+    let markup = tmp.path().join("w<i>.toml");
+    fs::copy(root().join("weights/tetris/dellacherie.toml"), &markup).unwrap();
+    let markup = markup.to_str().unwrap().to_string();
+    // Research Tetris stopped by --max-pieces, Puyo under the programming rules (1 ply, no
+    // preview), contest Tetris at level 2 with the all-clear bonus, Connect Four against a
+    // random opponent.
+    let cases: [(&str, &[&str]); 4] = [
+        (
+            &markup,
+            &[
+                "--width",
+                "8",
+                "--height",
+                "12",
+                "--seed",
+                "7",
+                "--max-pieces",
+                "2000",
+            ],
+        ),
+        (
+            "weights/puyo/hand.toml",
+            &[
+                "--rules",
+                "programming",
+                "--seed",
+                "3",
+                "--max-pieces",
+                "400",
+            ],
+        ),
+        (
+            "weights/contest/one-ply-l2.toml",
+            &["--level", "2", "--all-clear", "--seed", "5"],
+        ),
+        (
+            "weights/connect/evolved.toml",
+            &["--opponent", "random", "--seed", "2"],
+        ),
     ];
-    let out = run(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dom = assert_replay_matches_cli(browser, &page, &root());
-    assert!(
-        dom.contains("w&lt;i&gt;.toml") && !dom.contains("w<i>"),
-        "the path is text"
-    );
-    browse(
-        browser,
-        &page,
-        &[
-            &format!("--screenshot={}", artefact("play-replay.png").display()),
-            "--window-size=1280,1000",
-        ],
-    );
+    for (i, (weights, flags)) in cases.into_iter().enumerate() {
+        let page = tmp.path().join(format!("replay-{i}.html"));
+        let mut args = vec!["play", "--weights", weights, "--games", "1", "--quiet"];
+        args.extend(flags);
+        args.extend(["--replay-html", page.to_str().unwrap()]);
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dom = assert_replay_matches_cli(browser, &page, &root());
+        if i == 0 {
+            assert!(
+                dom.contains("w&lt;i&gt;.toml") && !dom.contains("w<i>"),
+                "the path is text"
+            );
+            assert!(dom.contains("stopped at its limit of 2,000 moves"));
+        }
+        browse(
+            browser,
+            &page,
+            &[
+                &format!(
+                    "--screenshot={}",
+                    artefact(&format!("play-replay-{i}.png")).display()
+                ),
+                "--window-size=1280,1000",
+            ],
+        );
+    }
 }
 
 /// The events of a NetLog that are requests made by a page loaded from a file (not by the
@@ -433,6 +462,20 @@ fn shipped_pages_are_what_report_writes_today() {
             "{relative}/report.html: {} bytes",
             want.len()
         );
+        // Its replay plays back to the end, matching the recorded boards.
+        if let Some(browser) = chromium() {
+            let dom = browse(browser, &shipped.join("report.html"), &["--dump-dom"]);
+            assert_eq!(
+                attribute(&dom, "replay-status", "data-done"),
+                "true",
+                "{relative}"
+            );
+            assert_eq!(
+                attribute(&dom, "replay-check", "data-mismatches"),
+                "0",
+                "{relative}"
+            );
+        }
         checked += 1;
     }
     assert!(checked >= 7, "{checked} shipped runs");

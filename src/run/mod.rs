@@ -546,6 +546,7 @@ pub fn evolve<G: Replayable>(
         indices: &indices,
         search,
         cap: DEFAULT_MOVE_CAP,
+        replayed: None,
     };
     let display = Display::new(mode, config.generations, checkpoint.next_generation);
     let mut executor = Executor {

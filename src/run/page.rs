@@ -5,7 +5,7 @@ use super::executor::{GenerationDone, Observer};
 use super::{RunConfig, expand_to};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
-use crate::replay::{Replayable, record};
+use crate::replay::{Replay, Replayable, record};
 use crate::report::{HistoryRow, read_timings};
 use crate::report_page::{Final, HeldOut, RunPage, write_run};
 use crate::search::{Player, Search};
@@ -24,17 +24,28 @@ pub struct ReportPage<'a, G> {
     pub search: Search,
     /// Moves stored per replayed game.
     pub cap: u64,
+    /// The weights replayed last and their replays: a generation whose best weights did not
+    /// change (an elite kept) reuses them instead of playing the games again.
+    pub replayed: Option<(Vec<f64>, Vec<Replay>)>,
 }
 
 impl<G: Replayable> ReportPage<'_, G> {
     /// Writes the page for `history` (the best weights of its last row replayed on the
     /// held-out games), with the final summary once the run has one.
-    pub fn write(&self, history: &[HistoryRow], final_summary: Option<Final>) -> Result<()> {
+    pub fn write(&mut self, history: &[HistoryRow], final_summary: Option<Final>) -> Result<()> {
         let (config, game) = (self.config, self.game);
         let opponents = game.opponents().len() as u64;
         let best_toml = self.dir.join("best.toml");
         let play_command = config.play_command(&best_toml, config.final_games / opponents.max(1));
         let replays = match history.last() {
+            Some(row)
+                if self
+                    .replayed
+                    .as_ref()
+                    .is_some_and(|r| r.0 == row.best_weights) =>
+            {
+                self.replayed.take().expect("just checked").1
+            }
             Some(row) => {
                 let names = game.feature_names();
                 let weights = expand_to(self.indices, names.len(), &row.best_weights);
@@ -77,7 +88,11 @@ impl<G: Replayable> ReportPage<'_, G> {
             final_summary,
             replays: &replays,
         };
-        write_run(&self.dir, &page)
+        write_run(&self.dir, &page)?;
+        if let Some(row) = history.last() {
+            self.replayed = Some((row.best_weights.clone(), replays));
+        }
+        Ok(())
     }
 }
 
@@ -166,6 +181,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
             indices: &indices,
             search,
             cap,
+            replayed: None,
         }
         .write(&history, final_summary)?;
     });

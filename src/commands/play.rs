@@ -155,15 +155,9 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 /// The replay page of game 0 of `--seed` (one game against each opponent of a two-player
 /// game), as `play --seed S --games 1` plays it.
 fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Result<String> {
-    let command = format!(
-        "stacktune play --weights {}{} --seed {} --games 1{}",
-        args.weights.display(),
-        args.game.flags(),
-        args.seed,
-        args.max_pieces
-            .filter(|&m| m > 0)
-            .map_or(String::new(), |m| format!(" --max-pieces {m}"))
-    );
+    let command = args
+        .game
+        .play_command(&args.weights, args.seed, 1, args.max_pieces.unwrap_or(0));
     let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
     let replays: Vec<_> = (0..game.opponents().len().max(1) as u64)
         .map(|i| {

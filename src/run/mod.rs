@@ -380,17 +380,11 @@ impl RunConfig {
     /// The `play` command that plays the run's first `games` held-out games with `weights`
     /// (a two-player game: `games` against each opponent).
     pub fn play_command(&self, weights: &Path, games: u64) -> String {
-        format!(
-            "stacktune play --weights {}{} --seed {} --games {}{}",
-            weights.display(),
-            self.game.flags(),
+        self.game.play_command(
+            weights,
             self.validation_seed,
             games,
-            if self.validation_max_pieces > 0 {
-                format!(" --max-pieces {}", self.validation_max_pieces)
-            } else {
-                String::new()
-            }
+            self.validation_max_pieces,
         )
     }
 

@@ -314,14 +314,15 @@ function fourFrom(g, r, c, n) {
   return null;
 }
 
+// Tetris pieces by letter ("#": cells the program drew, such as obstacles), Puyo colours by
+// digit, Connect-N discs by player.
 const COLOURS = {
   I: "#31c7ef", O: "#f7d308", T: "#ad4d9c", S: "#42b642", Z: "#ef2029", L: "#ef7921", J: "#5a65ad",
   "#": "#8a8a8a", 1: "#e0303a", 2: "#2aa84a", 3: "#2f6fe0", 4: "#e8c420", 5: "#9a4ad8",
-  X: "#e0303a", O_disc: "#e8c420",
 };
+const DISCS = { X: "#e0303a", O: "#e8c420" };
 function colourOf(kind, c) {
-  if (kind === "connect") return c === "X" ? COLOURS.X : COLOURS.O_disc;
-  return COLOURS[c] || "#bbb";
+  return (kind === "connect" ? DISCS[c] : COLOURS[c]) || "#bbb";
 }
 function chip(label, items) {
   const kind = DATA.replays.length ? DATA.replays[0].setup.kind : "";

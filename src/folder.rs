@@ -144,6 +144,14 @@ impl RunFolder {
     }
 }
 
+impl RunFolder {
+    /// The folder of a run whose report page is rewritten (`stacktune report`): locked, so
+    /// that no `evolve` writes it meanwhile; [`finish`](RunFolder::finish) unlocks it.
+    pub fn for_report(path: &Path) -> Result<RunFolder> {
+        lock(path.to_path_buf())
+    }
+}
+
 /// Refuses the current folder and the folders above it: a run folder holds only the run, and
 /// `--force` must never move the user's working folder aside.
 fn check_not_above_here(path: &Path, flag: &str) -> Result<()> {

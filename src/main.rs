@@ -2,7 +2,9 @@
 
 use clap::{Parser, Subcommand};
 use stacktune::backend;
-use stacktune::commands::{compare, evolve, moves, play, replay, solve, solve_connect, watch};
+use stacktune::commands::{
+    compare, evolve, moves, play, replay, report, solve, solve_connect, watch,
+};
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
 #[derive(Parser)]
@@ -24,6 +26,8 @@ enum Command {
     Moves(moves::MovesArgs),
     /// Watch one game in the terminal.
     Watch(watch::WatchArgs),
+    /// (Re)write a run folder's report.html: the run as one web page, with a replay.
+    Report(report::ReportArgs),
     /// Replay a contest tetris game from a controller's requests, turn by turn.
     Replay(replay::ReplayArgs),
     /// Solve Panel de Pon puzzles exactly.
@@ -42,6 +46,7 @@ fn main() {
         Command::Moves(args) => moves::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Report(args) => report::run(args),
         Command::Solve(args) => solve::run(args),
         Command::SolveConnect(args) => solve_connect::run(args),
     });
@@ -62,6 +67,7 @@ impl Command {
             Command::Moves(_) => ("moves", false),
             Command::Watch(_) => ("watch", false),
             Command::Replay(_) => ("replay", false),
+            Command::Report(_) => ("report", false),
             Command::Solve(_) => ("solve", false),
             Command::SolveConnect(_) => ("solve-connect", false),
         }

@@ -78,7 +78,7 @@ pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> 
 
 /// One generation's speed, as `timings.csv` lists it (kept apart from the history: it is the
 /// only figure that varies between reruns).
-#[derive(Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Timing {
     generation: u64,
     seconds: String,
@@ -114,6 +114,16 @@ pub fn append_timing(path: &Path, timing: &Timing) -> Result<()> {
     w.serialize(timing)
         .and_then(|()| Ok(w.flush()?))
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The rows of `timings.csv`, none when the file is missing (no generation finished yet).
+pub fn read_timings(path: &Path) -> Result<Vec<Timing>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    csv::Reader::from_path(path)
+        .and_then(|mut r| r.deserialize().collect())
+        .with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// Plotters needs a font; none is installed on a bare machine, so one ships in the binary.

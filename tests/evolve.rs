@@ -124,9 +124,14 @@ fn run_folder_holds_every_file_and_history_is_complete() {
         "best.toml",
         "checkpoint.json",
         "timings.csv",
+        "report.html",
     ] {
         assert!(run.join(name).is_file(), "{name} missing");
     }
+    // The last page holds the final held-out summary (tests/report_page.rs plays it).
+    let page = read(&run, "report.html");
+    assert!(page.contains("id=\"final-best\""), "no held-out summary");
+    assert!(page.contains("stacktune play --weights runs/tetris-small/best.toml --width 6 --height 10 --seed 77 --games 1 --max-pieces 300"));
     let png = fs::read(run.join("fitness.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let history = read(&run, "history.csv");
@@ -265,7 +270,9 @@ fn resume_after_kill(kind: &str) {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while generations_done(&dir.path().join("cut")) == 0
+    let cut = dir.path().join("cut");
+    // The page is written after the history: wait for both.
+    while (generations_done(&cut) == 0 || !cut.join("report.html").is_file())
         && start.elapsed() < Duration::from_secs(120)
     {
         std::thread::sleep(Duration::from_millis(5));
@@ -277,6 +284,9 @@ fn resume_after_kill(kind: &str) {
         (1..6).contains(&done),
         "killed after {done} generations: not mid-run"
     );
+    // The page of the last checkpoint is there, and says the run is not finished.
+    let page = read(&dir.path().join("cut"), "report.html");
+    assert!(page.contains("The run is not finished"), "{kind}");
     let resumed = run_in(dir.path(), &["evolve", "--resume", "cut", "--quiet"]);
     assert!(
         resumed.status.success(),

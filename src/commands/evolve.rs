@@ -251,63 +251,12 @@ pub fn run(args: EvolveArgs, backend: &dyn Backend) -> Result<()> {
         );
     }
     println!(
-        "reproduce the held-out figure: stacktune play --weights {}/best.toml{} --seed {} --games {}{}",
-        result.dir.display(),
-        game_flags(&config.game),
-        config.validation_seed,
+        "reproduce the held-out figure: {}",
         // `play` plays --games against each opponent, taking them in turn as the run does.
-        config.final_games / opponents.max(1),
-        if config.validation_max_pieces > 0 {
-            format!(" --max-pieces {}", config.validation_max_pieces)
-        } else {
-            String::new()
-        }
+        config.play_command(
+            &result.dir.join("best.toml"),
+            config.final_games / opponents.max(1)
+        )
     );
     Ok(())
-}
-
-/// The `play` flags that select the same game.
-fn game_flags(g: &GameSpec) -> String {
-    let mut s = String::new();
-    if let Some(w) = g.width {
-        s += &format!(" --width {w}");
-    }
-    if let Some(h) = g.height {
-        s += &format!(" --height {h}");
-    }
-    if let Some(r) = &g.rules {
-        s += &format!(" --rules {r}");
-    }
-    if let Some(f) = &g.fitness {
-        s += &format!(" --fitness {f}");
-    }
-    if let Some(c) = g.colours {
-        s += &format!(" --colours {c}");
-    }
-    if let Some(n) = g.inarow {
-        s += &format!(" --inarow {n}");
-    }
-    if let Some(d) = g.depth {
-        s += &format!(" --depth {d}");
-    }
-    if let Some(w) = g.beam_width {
-        s += &format!(" --beam-width {w}");
-    }
-    if let Some(l) = g.level {
-        s += &format!(" --level {l}");
-    }
-    for o in &g.opponents {
-        s += &format!(" --opponent {o}");
-    }
-    for (on, flag) in [
-        (g.bag7, " --bag7"),
-        (g.allow_topout, " --allow-topout"),
-        (g.preview, " --preview"),
-        (g.all_clear, " --all-clear"),
-    ] {
-        if on {
-            s += flag;
-        }
-    }
-    s
 }

@@ -6,6 +6,7 @@ pub mod moves;
 pub mod play;
 mod play_pieces;
 pub mod replay;
+pub mod report;
 pub mod search_flags;
 pub mod solve;
 pub mod solve_connect;

@@ -4,6 +4,9 @@ use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::progress::{Mode, Progress};
+use crate::replay::{Replayable, record};
+use crate::report_page::{ReplayPage, render_replays};
+use crate::search::Player;
 use crate::stats::Summary;
 use crate::with_game;
 use anyhow::Result;
@@ -47,6 +50,13 @@ pub struct PlayArgs {
     /// orientation, column from 0, lines); an existing file is never overwritten.
     #[arg(long, value_name = "OUT", requires = "pieces")]
     pub trace: Option<PathBuf>,
+    /// Also write a web page replaying game 0 of --seed (a two-player game: game i against
+    /// each opponent i) to this new file; an existing file is never overwritten.
+    #[arg(long, value_name = "FILE", conflicts_with = "pieces")]
+    pub replay_html: Option<PathBuf>,
+    /// With --replay-html: moves the page stores per game (it says when a game goes on).
+    #[arg(long, default_value_t = crate::replay::DEFAULT_MOVE_CAP, requires = "replay_html")]
+    pub replay_moves: u64,
 }
 
 /// What `play --json` prints.
@@ -117,9 +127,16 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
     if let Some(pieces) = &args.pieces {
         return super::play_pieces::run(&any, &file, pieces, &args);
     }
+    if let Some(out) = &args.replay_html {
+        // Checked before playing too, so the games are not played for nothing.
+        crate::fsutil::refuse_existing(out)?;
+    }
     with_game!(&any, g => {
-        let g = &g.numbered_from(args.seed);
         let player = super::player_for(g, &args.game, &file, &args.weights)?;
+        if let Some(out) = &args.replay_html {
+            crate::fsutil::write_new(out, replay_page(g, &player, &args)?.as_bytes())?;
+        }
+        let g = &g.numbered_from(args.seed);
         let report = play(backend, g, &player, &args)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
@@ -132,6 +149,32 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
         }
     });
     Ok(())
+}
+
+/// The replay page of game 0 of `--seed` (one game against each opponent of a two-player
+/// game), as `play --seed S --games 1` plays it.
+fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Result<String> {
+    let command = args
+        .game
+        .play_command(&args.weights, args.seed, 1, args.max_pieces.unwrap_or(0));
+    let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
+    let replays: Vec<_> = (0..game.opponents().len().max(1) as u64)
+        .map(|i| {
+            let mut replay = record(game, player, args.seed, i, limits, args.replay_moves);
+            replay.command = command.clone();
+            replay
+        })
+        .collect();
+    render_replays(&ReplayPage {
+        title: format!(
+            "{} ({}): {} playing",
+            game.name(),
+            game.rules(),
+            args.weights.display()
+        ),
+        version: env!("CARGO_PKG_VERSION"),
+        replays: &replays,
+    })
 }
 
 /// Plays the games `args` asks for on `backend` and measures them. `game` is the one

@@ -173,6 +173,69 @@ impl GameSpec {
         }
     }
 
+    /// The `play` command that plays games `0..games` of `--seed seed` (a two-player game:
+    /// `games` against each opponent) with `weights` on this game, each stopped after
+    /// `max_pieces` moves (0: never): what a run's report and a replay page print so that a
+    /// user can play the same games.
+    pub fn play_command(&self, weights: &Path, seed: u64, games: u64, max_pieces: u64) -> String {
+        let max_pieces = match max_pieces {
+            0 => String::new(),
+            m => format!(" --max-pieces {m}"),
+        };
+        format!(
+            "stacktune play --weights {}{} --seed {seed} --games {games}{max_pieces}",
+            weights.display(),
+            self.flags()
+        )
+    }
+
+    /// The flags that select this game, each with a leading space (a weights file names the
+    /// game, its rules and size too, but a flag more says it plainly).
+    fn flags(&self) -> String {
+        let mut s = String::new();
+        if let Some(w) = self.width {
+            s += &format!(" --width {w}");
+        }
+        if let Some(h) = self.height {
+            s += &format!(" --height {h}");
+        }
+        if let Some(r) = &self.rules {
+            s += &format!(" --rules {r}");
+        }
+        if let Some(f) = &self.fitness {
+            s += &format!(" --fitness {f}");
+        }
+        if let Some(c) = self.colours {
+            s += &format!(" --colours {c}");
+        }
+        if let Some(n) = self.inarow {
+            s += &format!(" --inarow {n}");
+        }
+        if let Some(d) = self.depth {
+            s += &format!(" --depth {d}");
+        }
+        if let Some(w) = self.beam_width {
+            s += &format!(" --beam-width {w}");
+        }
+        if let Some(l) = self.level {
+            s += &format!(" --level {l}");
+        }
+        for o in &self.opponents {
+            s += &format!(" --opponent {o}");
+        }
+        for (on, flag) in [
+            (self.bag7, " --bag7"),
+            (self.allow_topout, " --allow-topout"),
+            (self.preview, " --preview"),
+            (self.all_clear, " --all-clear"),
+        ] {
+            if on {
+                s += flag;
+            }
+        }
+        s
+    }
+
     /// The ruleset the spec names, for the settings check.
     fn ruleset(&self) -> Ruleset {
         match (self.name(), self.rules.as_deref()) {

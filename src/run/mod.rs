@@ -7,6 +7,7 @@
 
 mod executor;
 mod observers;
+pub mod page;
 
 use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::checkpoint::{Checkpoint, Expected};
@@ -18,7 +19,9 @@ use crate::games::GameSpec;
 use crate::games::connect::agents::Opponent;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS, check_memory};
 use crate::progress::{Mode, Progress};
+use crate::replay::{DEFAULT_MOVE_CAP, Replayable};
 use crate::report::{HistoryRow, References};
+use crate::report_page::{Final, HeldOut};
 use crate::rng::{Purpose, stream};
 use crate::stats::Summary;
 use crate::toml_error::toml_error;
@@ -31,6 +34,7 @@ use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use executor::{Evaluation, Executor};
 use observers::{Display, HistoryFile, Plots, Timings};
+use page::ReportPage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -367,8 +371,20 @@ impl RunConfig {
         EpisodeLimits::capped(self.max_pieces)
     }
 
-    fn validation_limits(&self) -> EpisodeLimits {
+    /// The limits of the held-out games.
+    pub fn validation_limits(&self) -> EpisodeLimits {
         EpisodeLimits::capped(self.validation_max_pieces)
+    }
+
+    /// The `play` command that plays the run's first `games` held-out games with `weights`
+    /// (a two-player game: `games` against each opponent).
+    pub fn play_command(&self, weights: &Path, games: u64) -> String {
+        self.game.play_command(
+            weights,
+            self.validation_seed,
+            games,
+            self.validation_max_pieces,
+        )
     }
 
     /// The config as TOML, the way `run.toml` stores it.
@@ -419,7 +435,7 @@ fn feature_indices(all: &[&str], wanted: &[String], game: &str) -> Result<Vec<us
 /// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
 /// folder is opened only once the config, its features and its weight files are found good,
 /// so a refused run leaves nothing behind.
-pub fn evolve<G: Game + Clone>(
+pub fn evolve<G: Replayable>(
     game: &G,
     config: &RunConfig,
     open: impl FnOnce() -> Result<RunFolder>,
@@ -429,7 +445,7 @@ pub fn evolve<G: Game + Clone>(
 ) -> Result<RunResult> {
     config.validate()?;
     // A bad search setting is refused before the folder is opened.
-    config.game.search()?;
+    let search = config.game.search()?;
     let all = game.feature_names();
     let indices = feature_indices(all, &config.features, game.name())?;
     check_memory(
@@ -518,6 +534,16 @@ pub fn evolve<G: Game + Clone>(
     let mut timings = Timings {
         path: dir.join("timings.csv"),
     };
+    let mut page = ReportPage {
+        game,
+        config,
+        dir: dir.clone(),
+        features: &names,
+        indices: &indices,
+        search,
+        cap: DEFAULT_MOVE_CAP,
+        replayed: None,
+    };
     let display = Display::new(mode, config.generations, checkpoint.next_generation);
     let mut executor = Executor {
         checkpoint,
@@ -531,7 +557,13 @@ pub fn evolve<G: Game + Clone>(
     let games_progress = |g, candidates| display.games(g, candidates * config.games);
     executor.run(
         &mut evaluation,
-        &mut [&mut history_file, &mut plots, &mut timings, &mut &display],
+        &mut [
+            &mut history_file,
+            &mut plots,
+            &mut timings,
+            &mut page,
+            &mut &display,
+        ],
         games_progress,
     )?;
     display.finish();
@@ -600,6 +632,11 @@ pub fn evolve<G: Game + Clone>(
     put("validation_games", (config.final_games as i64).into());
     put("validation_seed", (config.validation_seed as i64).into());
     put("max_pieces", (config.validation_max_pieces as i64).into());
+    if let Some((_, b)) = &baseline {
+        // Kept so that `stacktune report` can show the baseline next to the best.
+        put("baseline_mean", b.mean.into());
+        put("baseline_ci95", b.ci95.into());
+    }
     put("stacktune_version", env!("CARGO_PKG_VERSION").into());
     let file = WeightFile {
         game: game.name().to_string(),
@@ -610,6 +647,20 @@ pub fn evolve<G: Game + Clone>(
         meta,
     };
     file.save(&dir.join("best.toml"), all)?;
+    let held_out = |s: &Summary| HeldOut {
+        mean: s.mean,
+        ci95: s.ci95,
+        games: s.games as u64,
+    };
+    page.write(
+        &checkpoint.history,
+        Some(Final {
+            best: held_out(&best),
+            baseline: baseline
+                .as_ref()
+                .map(|(path, b)| (path.display().to_string(), held_out(b))),
+        }),
+    )?;
     folder.finish()?;
     Ok(RunResult {
         dir: dir.to_path_buf(),

@@ -8,6 +8,7 @@ pub mod agents;
 pub mod board;
 pub mod listing;
 pub mod matches;
+mod page;
 pub mod solver;
 
 use crate::eval::LinearPlayer;
@@ -248,6 +249,28 @@ impl Connect {
         };
         game.openings = game.suite();
         Ok(game)
+    }
+
+    /// The board, top row first: `X` the first player's discs, `O` the second's, `.` empty.
+    pub fn rows(&self, position: &Position) -> Vec<String> {
+        let g = &self.geometry;
+        (0..g.rows())
+            .rev()
+            .map(|row| {
+                (0..g.columns())
+                    .map(|column| {
+                        let cell = g.cell(column, row);
+                        if position.discs[0] & cell != 0 {
+                            'X'
+                        } else if position.discs[1] & cell != 0 {
+                            'O'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// The opponent of episode `index` and its round of the opening suite (see
@@ -609,18 +632,9 @@ impl Game for Connect {
     fn render(&self, position: &Position) -> String {
         let g = &self.geometry;
         let mut s = String::new();
-        for row in (0..g.rows()).rev() {
+        for row in self.rows(position) {
             s.push('|');
-            for column in 0..g.columns() {
-                let cell = g.cell(column, row);
-                s.push(if position.discs[0] & cell != 0 {
-                    'X'
-                } else if position.discs[1] & cell != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
-            }
+            s.push_str(&row);
             s.push_str("|\n");
         }
         s.push(' ');

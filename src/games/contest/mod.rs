@@ -6,6 +6,7 @@
 //! seeds exactly: game i of `play --seed S` is contest seed S + i.
 
 pub mod features;
+mod page;
 pub mod replay;
 pub mod rules;
 pub mod stream;

@@ -8,6 +8,7 @@
 pub mod features;
 pub mod field;
 pub mod listing;
+mod page;
 pub mod rules;
 
 use crate::game::{FeatureValues, Game, Outcome};

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod listing;
+mod page;
 pub mod pieces;
 pub mod sequence;
 

@@ -12,7 +12,7 @@ pub const PIECE_LETTERS: [char; 7] = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'];
 /// listing the orientations in the papers' simulator's order is what makes a weights file play
 /// that simulator's games move for move (in another order Dellacherie's player clears about
 /// 6 % fewer lines on 10 × 10).
-const SHAPES: [&[&[&str]]; 7] = [
+pub(crate) const SHAPES: [&[&[&str]]; 7] = [
     // I
     &[&["#", "#", "#", "#"], &["####"]],
     // O

@@ -1,0 +1,242 @@
+//! One game recorded for the report page's replay (`report.html`, `play --replay-html`).
+//!
+//! The page plays a game back from its moves and the pieces drawn, not from stored boards, so
+//! a replay of thousands of moves stays a few tens of kilobytes. Each game says what its moves
+//! and boards look like to the page ([`Replayable`]); the recorder plays the very game
+//! `play --seed S` plays as game i, keeps its first moves, and adds the board every
+//! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
+
+use crate::game::{EpisodeLimits, Game, Policy};
+use crate::rng::game_stream;
+use crate::search::Player;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Mutex;
+
+/// Moves a replay stores by default: enough to watch a game well past its opening, small
+/// enough that a report with a replay stays under a few hundred kilobytes.
+pub const DEFAULT_MOVE_CAP: u64 = 5_000;
+
+/// The page compares its board with the recorded one after every this many moves (and after
+/// the last move stored).
+pub const CHECK_EVERY: u64 = 100;
+
+/// What the report page needs of a game to draw it and play its moves back.
+pub trait Replayable: Game + Clone {
+    /// The board's size and the tables the page plays moves with (the pieces' cells), and
+    /// which of the page's games this is (`tetris`, `contest`, `puyo`, `connect`).
+    fn replay_setup(&self) -> Value;
+
+    /// The position's board, top row first, one character a cell (`.` empty): the start of a
+    /// replay and the page's checks.
+    fn board_rows(&self, position: &Self::Position) -> Vec<String>;
+
+    /// The pieces the position shows (to place, held, previewed) as the page's queue starts.
+    fn shown_pieces(&self, position: &Self::Position) -> Value;
+
+    /// The move that led from `before` to `after` as the page plays it, with the pieces it
+    /// drew. `chosen` is the recorded player's move; a move made by someone else (an
+    /// opponent) is `None` and is read off the positions. `None` when nothing was played
+    /// (a game that shows its last position twice).
+    fn replay_step(
+        &self,
+        before: &Self::Position,
+        chosen: Option<Self::Move>,
+        after: &Self::Position,
+    ) -> Option<Vec<Value>>;
+}
+
+/// One recorded game, as the page's JSON holds it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Replay {
+    /// The `play` command whose game `game` this is (set by the caller, who knows the
+    /// weights file and the flags).
+    pub command: String,
+    /// `play --seed` of the game and its index there.
+    pub seed: u64,
+    pub game: u64,
+    /// Who plays whom (two-player games), else `None`.
+    pub versus: Option<String>,
+    /// What the score counts ("lines", "score", ...).
+    pub score_name: &'static str,
+    pub setup: Value,
+    /// The first position's board and pieces, and the moves counted before the first
+    /// recorded one (a two-player game's opening).
+    pub start_board: Vec<String>,
+    pub start_pieces: Value,
+    pub start_moves: u64,
+    /// The stored moves: each the game's fields and, last, the points it scored.
+    pub steps: Vec<Vec<Value>>,
+    /// The board after move n (counted from the first stored one), for the page's checks.
+    pub checks: Vec<(u64, Vec<String>)>,
+    /// The whole game's moves and score, as `play` reports them, stored moves or not.
+    pub moves: u64,
+    pub score: f64,
+    /// Fewer moves were stored than played.
+    pub capped: bool,
+    pub cap: u64,
+    /// The moves the game was limited to (`--max-pieces`), so the page can tell a game that
+    /// ended from one that was stopped.
+    pub limit: Option<u64>,
+}
+
+/// The tuned player, remembering the move it chose last so the recorder can name it.
+struct Recording<'a, M> {
+    player: &'a Player,
+    chosen: Mutex<Option<M>>,
+}
+
+impl<G: Game> Policy<G> for Recording<'_, G::Move> {
+    fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move> {
+        let mv = self.player.choose(game, position);
+        *self.chosen.lock().expect("one episode, one thread") = mv;
+        mv
+    }
+}
+
+/// Plays game `index` of `play --seed seed` with `player` under `limits` (the game numbered
+/// from `seed` as `play` numbers it), storing its first `cap` moves.
+pub fn record<G: Replayable>(
+    game: &G,
+    player: &Player,
+    seed: u64,
+    index: u64,
+    limits: EpisodeLimits,
+    cap: u64,
+) -> Replay {
+    let game = &game.numbered_from(seed);
+    let recording = Recording {
+        player,
+        chosen: Mutex::new(None),
+    };
+    let mut replay = Replay {
+        command: String::new(),
+        seed,
+        game: index,
+        versus: game.describe_episode(index),
+        score_name: game.score_name(),
+        setup: game.replay_setup(),
+        start_board: Vec::new(),
+        start_pieces: Value::Null,
+        start_moves: 0,
+        steps: Vec::new(),
+        checks: Vec::new(),
+        moves: 0,
+        score: 0.0,
+        capped: false,
+        cap,
+        limit: limits.max_moves,
+    };
+    let mut previous: Option<(G::Position, f64)> = None;
+    // The position after the last stored move, for the final check.
+    let mut last_stored: Option<G::Position> = None;
+    let result = game.episode(
+        &recording,
+        index,
+        game_stream(seed, index),
+        limits,
+        &mut |position, so_far| {
+            let chosen = recording.chosen.lock().expect("one thread").take();
+            let Some((before, score)) = previous.replace((position.clone(), so_far.score)) else {
+                replay.start_board = game.board_rows(position);
+                replay.start_pieces = game.shown_pieces(position);
+                replay.start_moves = so_far.moves;
+                return;
+            };
+            let points = so_far.score - score;
+            if replay.steps.len() as u64 >= cap {
+                replay.capped = true;
+                return;
+            }
+            match game.replay_step(&before, chosen, position) {
+                Some(mut step) => {
+                    step.push(points.into());
+                    replay.steps.push(step);
+                    let n = replay.steps.len() as u64;
+                    if n.is_multiple_of(CHECK_EVERY) {
+                        replay.checks.push((n, game.board_rows(position)));
+                    }
+                    last_stored = Some(position.clone());
+                }
+                // Nothing was played, but the score may have moved (a two-player game scores
+                // its result with its last position): it belongs to the last move.
+                None => {
+                    if let Some(last) = replay.steps.last_mut() {
+                        let so_far = last.pop().and_then(|v| v.as_f64()).unwrap_or(0.0);
+                        last.push((so_far + points).into());
+                    }
+                }
+            }
+        },
+    );
+    let n = replay.steps.len() as u64;
+    if let Some(position) = last_stored
+        && !n.is_multiple_of(CHECK_EVERY)
+    {
+        replay.checks.push((n, game.board_rows(&position)));
+    }
+    replay.moves = result.moves;
+    replay.score = result.score;
+    replay
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::episode::play_episode;
+    use crate::games::tetris::Tetris;
+    use crate::search::Search;
+
+    fn dellacherie(game: &Tetris) -> Player {
+        let file =
+            crate::weights::WeightFile::parse(include_str!("../weights/tetris/dellacherie.toml"))
+                .unwrap();
+        let eval = crate::eval::LinearPlayer::from_file(game, &file).unwrap();
+        Player::new(eval, Search::Lookahead)
+    }
+
+    #[test]
+    fn a_replay_is_the_game_play_plays_with_its_first_moves_stored() {
+        let game = Tetris::new(6, 10).unwrap();
+        let player = dellacherie(&game);
+        let limits = EpisodeLimits::capped(1_000);
+        let whole = play_episode(&game, &player, game_stream(9, 2), limits);
+        let cap = 250;
+        let replay = record(&game, &player, 9, 2, limits, cap);
+        assert_eq!((replay.moves, replay.score), (whole.moves, whole.score));
+        assert!(
+            whole.moves > cap,
+            "a game longer than the cap: {}",
+            whole.moves
+        );
+        assert!(replay.capped);
+        assert_eq!(replay.steps.len() as u64, cap);
+        // Board checks every CHECK_EVERY moves and after the last stored one.
+        let at: Vec<u64> = replay.checks.iter().map(|c| c.0).collect();
+        assert_eq!(at, [100, 200, 250]);
+        // The points of the stored moves add up to no more than the game's score.
+        let points: f64 = replay
+            .steps
+            .iter()
+            .map(|s| s.last().unwrap().as_f64().unwrap())
+            .sum();
+        assert!(points <= whole.score);
+    }
+
+    #[test]
+    fn an_uncapped_replay_stores_every_move_and_scores_the_whole_game() {
+        let game = Tetris::new(6, 10).unwrap();
+        let player = dellacherie(&game);
+        let limits = EpisodeLimits::capped(300);
+        let replay = record(&game, &player, 1, 0, limits, 5_000);
+        assert!(!replay.capped);
+        assert_eq!(replay.steps.len() as u64, replay.moves);
+        let points: f64 = replay
+            .steps
+            .iter()
+            .map(|s| s.last().unwrap().as_f64().unwrap())
+            .sum();
+        assert_eq!(points, replay.score);
+        assert_eq!(replay.limit, Some(300));
+    }
+}

@@ -1,0 +1,126 @@
+//! `report.html`: a run (or one replayed game) as one web page that opens in any browser,
+//! offline, and can be sent to someone else.
+//!
+//! One self-contained file: the template (minijinja) lays out what is plain text (config,
+//! provenance, the held-out summary, timings) so it reads even without scripts; the figures
+//! and the replay are drawn by the page's own script from the data embedded as JSON. Nothing
+//! is fetched: the page's Content-Security-Policy forbids any request, so a mistake cannot
+//! slip one in. The script, the style and the template are real files beside this one.
+
+use crate::fsutil::write_atomic;
+use crate::replay::Replay;
+use crate::report::{HistoryRow, Timing};
+use anyhow::{Context, Result};
+use minijinja::{Environment, context};
+use serde::Serialize;
+use std::path::Path;
+
+const TEMPLATE: &str = include_str!("report_page/page.html");
+const SCRIPT: &str = include_str!("report_page/page.js");
+const STYLE: &str = include_str!("report_page/page.css");
+
+/// The page's file name in a run folder.
+pub const FILE_NAME: &str = "report.html";
+
+/// A held-out figure: the mean game score over the held-out games and its 95 % interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeldOut {
+    pub mean: f64,
+    pub ci95: f64,
+    pub games: u64,
+}
+
+/// The final held-out summary: the best weights, and the baseline's on the same games when
+/// the run has one and its figure is known.
+#[derive(Clone, Debug, Serialize)]
+pub struct Final {
+    pub best: HeldOut,
+    pub baseline: Option<(String, HeldOut)>,
+}
+
+/// Everything the page of a run shows.
+#[derive(Debug, Serialize)]
+pub struct RunPage<'a> {
+    /// e.g. "tetris (research 10x10, uniform pieces), run default".
+    pub title: String,
+    /// `run.toml` as written.
+    pub config: String,
+    pub seed: u64,
+    pub version: &'static str,
+    /// The commands that reproduce the run and its held-out figure.
+    pub evolve_command: String,
+    pub play_command: String,
+    /// What a game's score counts ("lines", "score").
+    pub measure: &'static str,
+    pub generations: u64,
+    pub features: &'a [String],
+    pub history: &'a [HistoryRow],
+    pub timings: &'a [Timing],
+    pub final_summary: Option<Final>,
+    pub replays: &'a [Replay],
+}
+
+/// A page holding replays only (`play --replay-html`).
+#[derive(Debug, Serialize)]
+pub struct ReplayPage<'a> {
+    pub title: String,
+    pub version: &'static str,
+    pub replays: &'a [Replay],
+}
+
+/// The page of a run.
+pub fn render_run(page: &RunPage) -> Result<String> {
+    render(&page.title, "run", page)
+}
+
+/// The page of replayed games alone.
+pub fn render_replays(page: &ReplayPage) -> Result<String> {
+    render(&page.title, "replay", page)
+}
+
+/// Writes a run's page into its folder, atomically: a reader sees the old page or the new.
+pub fn write_run(dir: &Path, page: &RunPage) -> Result<()> {
+    write_atomic(&dir.join(FILE_NAME), render_run(page)?.as_bytes())
+}
+
+/// Fills the template: `data` embedded as JSON, the plain-text parts rendered from it.
+fn render(title: &str, kind: &str, data: &impl Serialize) -> Result<String> {
+    let mut env = Environment::new();
+    env.add_template("page.html", TEMPLATE)
+        .context("the report page's template")?;
+    let json = serde_json::to_string(data)?;
+    let page = env
+        .get_template("page.html")
+        .and_then(|t| {
+            t.render(context! {
+                title,
+                kind,
+                page => data,
+                data_json => minijinja::Value::from_safe_string(script_safe(&json)),
+                script => minijinja::Value::from_safe_string(SCRIPT.to_string()),
+                style => minijinja::Value::from_safe_string(STYLE.to_string()),
+            })
+        })
+        .context("cannot render the report page")?;
+    Ok(page)
+}
+
+/// JSON made safe inside `<script type="application/json">`: a `</script>` (or `<!--`) in a
+/// string would end the element early, so every `<` is written as its JSON escape, which the
+/// script's `JSON.parse` reads back unchanged.
+fn script_safe(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_cannot_end_its_script_element() {
+        let safe = script_safe(r#"{"a":"</script><!--"}"#);
+        assert!(!safe.contains('<'));
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back["a"], "</script><!--");
+    }
+}

@@ -1,0 +1,190 @@
+//! A run's `report.html`: written by an [`Observer`] at every checkpoint of `evolve`, once
+//! more with the final held-out summary, and by `stacktune report DIR` for a folder.
+
+use super::executor::{GenerationDone, Observer};
+use super::{RunConfig, expand_to};
+use crate::eval::LinearPlayer;
+use crate::game::Game;
+use crate::replay::{Replay, Replayable, record};
+use crate::report::{HistoryRow, read_timings};
+use crate::report_page::{Final, HeldOut, RunPage, write_run};
+use crate::search::{Player, Search};
+use crate::weights::WeightFile;
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// What the page of the run in `dir` is made of, apart from the history.
+pub struct ReportPage<'a, G> {
+    pub game: &'a G,
+    pub config: &'a RunConfig,
+    pub dir: PathBuf,
+    /// The tuned features and their indices in the game's list.
+    pub features: &'a [String],
+    pub indices: &'a [usize],
+    pub search: Search,
+    /// Moves stored per replayed game.
+    pub cap: u64,
+    /// The weights replayed last and their replays: a generation whose best weights did not
+    /// change (an elite kept) reuses them instead of playing the games again.
+    pub replayed: Option<(Vec<f64>, Vec<Replay>)>,
+}
+
+impl<G: Replayable> ReportPage<'_, G> {
+    /// Writes the page for `history` (the best weights of its last row replayed on the
+    /// held-out games), with the final summary once the run has one.
+    pub fn write(&mut self, history: &[HistoryRow], final_summary: Option<Final>) -> Result<()> {
+        let (config, game) = (self.config, self.game);
+        let opponents = game.opponents().len() as u64;
+        let best_toml = self.dir.join("best.toml");
+        let play_command = config.play_command(&best_toml, config.final_games / opponents.max(1));
+        let replays = match history.last() {
+            Some(row)
+                if self
+                    .replayed
+                    .as_ref()
+                    .is_some_and(|r| r.0 == row.best_weights) =>
+            {
+                self.replayed.take().expect("just checked").1
+            }
+            Some(row) => {
+                let names = game.feature_names();
+                let weights = expand_to(self.indices, names.len(), &row.best_weights);
+                let player = Player::new(LinearPlayer::from_vector(names, &weights)?, self.search);
+                // `play --games 1` plays one game against each opponent: game i meets opponent i.
+                (0..opponents.max(1))
+                    .map(|i| {
+                        let mut replay = record(
+                            game,
+                            &player,
+                            config.validation_seed,
+                            i,
+                            config.validation_limits(),
+                            self.cap,
+                        );
+                        replay.command = config.play_command(&best_toml, 1);
+                        replay
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let timings = read_timings(&self.dir.join("timings.csv"))?;
+        let page = RunPage {
+            title: format!("{} ({}), run {}", game.name(), game.rules(), config.name),
+            config: std::fs::read_to_string(self.dir.join("run.toml"))
+                .with_context(|| format!("cannot read {}", self.dir.join("run.toml").display()))?,
+            seed: config.seed,
+            version: env!("CARGO_PKG_VERSION"),
+            evolve_command: format!(
+                "stacktune evolve --config {} --out NEW_FOLDER",
+                self.dir.join("run.toml").display()
+            ),
+            play_command,
+            measure: game.score_name(),
+            generations: config.generations,
+            features: self.features,
+            history,
+            timings: &timings,
+            final_summary,
+            replays: &replays,
+        };
+        write_run(&self.dir, &page)?;
+        if let Some(row) = history.last() {
+            self.replayed = Some((row.best_weights.clone(), replays));
+        }
+        Ok(())
+    }
+}
+
+impl<G: Replayable> Observer for ReportPage<'_, G> {
+    fn generation(&mut self, done: &GenerationDone) -> Result<()> {
+        self.write(done.history, None)
+    }
+}
+
+/// The final summary a finished run's `best.toml` records, `None` for a run not finished.
+pub fn final_of(dir: &Path, config: &RunConfig) -> Result<Option<Final>> {
+    let path = dir.join("best.toml");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let file = WeightFile::load(&path)?;
+    let number = |key: &str| file.meta.get(key).and_then(|v| v.as_float());
+    let games = file
+        .meta
+        .get("validation_games")
+        .and_then(|v| v.as_integer())
+        .unwrap_or(config.final_games as i64) as u64;
+    let (Some(mean), Some(ci95)) = (number("validation_mean"), number("validation_ci95")) else {
+        return Ok(None);
+    };
+    let baseline = match (
+        &config.baseline,
+        number("baseline_mean"),
+        number("baseline_ci95"),
+    ) {
+        (Some(path), Some(mean), Some(ci95)) => {
+            Some((path.display().to_string(), HeldOut { mean, ci95, games }))
+        }
+        _ => None,
+    };
+    Ok(Some(Final {
+        best: HeldOut { mean, ci95, games },
+        baseline,
+    }))
+}
+
+/// Writes `report.html` for the run in `dir` (`stacktune report DIR`): its config, history,
+/// timings and, when finished, its final summary, with replays of its latest best weights.
+/// Returns the page's path. A folder that holds no run is refused with one line.
+pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
+    if !dir.is_dir() {
+        bail!("{} is not a folder", dir.display());
+    }
+    let run_toml = dir.join("run.toml");
+    if !run_toml.is_file() {
+        bail!("{} is not a run folder: it has no run.toml", dir.display());
+    }
+    let config = RunConfig::load(&run_toml)?;
+    let folder = crate::folder::RunFolder::for_report(dir)?;
+    let checkpoint = dir.join("checkpoint.json");
+    let text = std::fs::read_to_string(&checkpoint).with_context(|| {
+        format!(
+            "{} is not a run folder: cannot read {}",
+            dir.display(),
+            checkpoint.display()
+        )
+    })?;
+    let history = crate::checkpoint::Checkpoint::history_of(&text)
+        .with_context(|| format!("cannot read the history in {}", checkpoint.display()))?;
+    let final_summary = final_of(dir, &config)?;
+    let search = config.game.search()?;
+    let any = config.game.build()?;
+    crate::with_game!(&any, g => {
+        let all = g.feature_names();
+        let indices = super::feature_indices(all, &config.features, g.name())?;
+        let features: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
+        if let Some(row) = history.iter().find(|r| r.best_weights.len() != features.len()) {
+            bail!(
+                "{}: generation {} has {} weights for {} features",
+                checkpoint.display(),
+                row.generation,
+                row.best_weights.len(),
+                features.len()
+            );
+        }
+        ReportPage {
+            game: g,
+            config: &config,
+            dir: dir.to_path_buf(),
+            features: &features,
+            indices: &indices,
+            search,
+            cap,
+            replayed: None,
+        }
+        .write(&history, final_summary)?;
+    });
+    folder.finish()?;
+    Ok(dir.join(crate::report_page::FILE_NAME))
+}

@@ -23,7 +23,9 @@ struct Node<G: Game> {
 /// `depth` plies; a line stops early where the game shows no further piece or the game ends.
 /// A position's value is `eval`'s score of its last move plus the points of the moves before
 /// it, weighted as `eval` weighs the game's points feature ([`Game::points_feature`]): the
-/// points on the way count on the weights' own scale, whatever their length. Ties go to the
+/// points on the way count on the weights' own scale, whatever their length. A line that
+/// reaches the end of a game of fixed length (an outcome that ends the game without a
+/// terminal value) is worth its points alone. Ties go to the
 /// first move in the game's order, so the choice is deterministic. Depth 1 is the one-ply
 /// player.
 pub fn beam<G: Game>(
@@ -112,15 +114,20 @@ fn child<G: Game>(
     features: &crate::game::FeatureValues,
 ) -> Node<G> {
     let ended = outcome.game_over || outcome.terminal_value.is_some();
+    let banked_after = banked + points_weight * outcome.points;
     let value = match outcome.terminal_value {
         Some(v) => v,
+        // A game that ends without a decided value (contest Tetris after its last turn) is
+        // worth its points and nothing more: what is left on the board no longer counts, so
+        // its shape must not trade against points.
+        None if outcome.game_over => banked_after,
         None => banked + eval.score(outcome, features),
     };
     Node {
         first,
         order,
         position: after.clone(),
-        banked: banked + points_weight * outcome.points,
+        banked: banked_after,
         value,
         settled: ended || !known,
     }

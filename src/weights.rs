@@ -4,6 +4,7 @@
 //! features in, and so that a person can read and edit it.
 
 use crate::fsutil::write_atomic;
+use crate::search::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -25,11 +26,26 @@ pub struct WeightFile {
     pub width: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
+    /// The search the weights play under when the user names none: weights tuned for a beam
+    /// are a different player at one ply, so the file says which player its figures are for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchSettings>,
     /// Feature name → weight. Features not named are not computed.
     pub weights: BTreeMap<String, f64>,
     /// Where the weights come from: source, rules, fitness, seed, ...
     #[serde(default, skip_serializing_if = "toml::Table::is_empty")]
     pub meta: toml::Table,
+}
+
+/// A weight file's `[search]` table: the beam of `--beam-width` and `--depth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Positions kept at each ply (`--beam-width`).
+    pub beam_width: usize,
+    /// Plies (`--depth`); without it, every piece the game shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
 }
 
 impl WeightFile {
@@ -50,6 +66,17 @@ impl WeightFile {
         })?;
         if file.weights.is_empty() {
             bail!("the [weights] table names no feature");
+        }
+        if let Some(search) = file.search {
+            if !(1..=MAX_BEAM_WIDTH).contains(&search.beam_width) {
+                bail!(
+                    "[search] beam_width {} is out of range 1..={MAX_BEAM_WIDTH}",
+                    search.beam_width
+                );
+            }
+            if let Some(depth) = search.depth.filter(|d| !(1..=MAX_BEAM_DEPTH).contains(d)) {
+                bail!("[search] depth {depth} is out of range 1..={MAX_BEAM_DEPTH}");
+            }
         }
         for (name, value) in &file.weights {
             if !value.is_finite() {
@@ -88,6 +115,7 @@ impl WeightFile {
             rules: self.rules.as_deref(),
             width: self.width,
             height: self.height,
+            search: self.search.as_ref(),
             weights: Ordered(weights),
             meta: &self.meta,
         })
@@ -110,6 +138,8 @@ struct InOrder<'a> {
     width: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     height: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<&'a SearchSettings>,
     weights: Ordered<'a>,
     #[serde(skip_serializing_if = "toml::Table::is_empty")]
     meta: &'a toml::Table,
@@ -141,6 +171,10 @@ mod tests {
             rules: Some("contest".into()),
             width: Some(10),
             height: None,
+            search: Some(SearchSettings {
+                beam_width: 100,
+                depth: Some(3),
+            }),
             weights,
             meta,
         };
@@ -182,6 +216,41 @@ mod tests {
             err.to_string(),
             "unknown feature `hole` for game tetris; valid names: holes, bumpiness"
         );
+    }
+
+    #[test]
+    fn a_search_table_is_checked_with_one_line_errors() {
+        let with = |search: &str| {
+            WeightFile::parse(&format!(
+                "game = \"tetris\"\n[search]\n{search}\n[weights]\nholes = 1.0\n"
+            ))
+        };
+        let file = with("beam_width = 100").unwrap();
+        let search = SearchSettings {
+            beam_width: 100,
+            depth: None,
+        };
+        assert_eq!(file.search, Some(search));
+        let errors = [
+            (
+                "beam_width = 0",
+                "[search] beam_width 0 is out of range 1..=100000",
+            ),
+            (
+                "beam_width = 8\ndepth = 17",
+                "[search] depth 17 is out of range 1..=16",
+            ),
+        ];
+        for (text, expected) in errors {
+            assert_eq!(with(text).unwrap_err().to_string(), expected);
+        }
+        for text in ["depth = 3", "beam_width = 8\nwidth = 3", "beam_width = -1"] {
+            let err = with(text).unwrap_err().to_string();
+            assert!(
+                err.starts_with("malformed TOML") && !err.contains('\n'),
+                "{err}"
+            );
+        }
     }
 
     #[test]

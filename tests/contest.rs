@@ -374,3 +374,42 @@ fn shipped_weights_play_a_reproducible_contest_game() {
     assert_eq!(scores, [20075.0, 21170.0]);
     assert_eq!(out["per_game"][0]["tetrises"], 9);
 }
+
+/// The beam weights play the beam their file names (`[search] beam_width = 32`) with no flag,
+/// and give the per-game scores README's table is made of.
+#[test]
+fn shipped_beam_weights_play_their_own_search() {
+    let play = |weights: &str, level: &str, extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--weights",
+            weights,
+            "--level",
+            level,
+            "--seed",
+            "1",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let out = json(&run(&args));
+        let scores: Vec<f64> = out["per_game"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["score"].as_f64().unwrap())
+            .collect();
+        scores
+    };
+    let l2 = "weights/contest/beam-l2.toml";
+    assert_eq!(play(l2, "2", &[]), [24760.0, 25917.0]);
+    assert_eq!(play(l2, "2", &["--beam-width", "32"]), [24760.0, 25917.0]);
+    assert_eq!(
+        play("weights/contest/beam-l3.toml", "3", &[]),
+        [23861.0, 22063.0]
+    );
+}

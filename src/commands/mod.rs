@@ -20,7 +20,8 @@ use crate::weights::WeightFile;
 use anyhow::Result;
 use std::path::Path;
 
-/// Loads a weights file and fills in the game and rules it names when the user gave none.
+/// Loads a weights file and fills in the game, rules and search it names when the user gave
+/// none (a search flag, `--beam-width` or `--depth`, replaces the file's whole `[search]`).
 pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFile> {
     let file = WeightFile::load(path)?;
     if spec.game.is_none() {
@@ -29,6 +30,19 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
     if spec.game.as_ref() == Some(&file.game) {
         spec.width = spec.width.or(file.width);
         spec.height = spec.height.or(file.height);
+        if let Some(search) = file
+            .search
+            .filter(|_| spec.beam_width.is_none() && spec.depth.is_none())
+        {
+            if file.game == "connect" {
+                anyhow::bail!(
+                    "weights file {}: a [search] beam is for games that show pieces ahead, not connect (it searches with --depth)",
+                    path.display()
+                );
+            }
+            spec.beam_width = Some(search.beam_width);
+            spec.depth = search.depth;
+        }
     }
     match (&spec.rules, &file.rules) {
         (None, _) => spec.rules = file.rules.clone(),

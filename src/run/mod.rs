@@ -643,6 +643,9 @@ pub fn evolve<G: Replayable>(
         rules: config.game.rules.clone(),
         width: config.game.width,
         height: config.game.height,
+        // The search a file plays under is set when it is shipped, by measurement: tuning
+        // runs under a narrow beam, and a file played wider plays better.
+        search: None,
         weights,
         meta,
     };

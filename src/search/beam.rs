@@ -23,7 +23,9 @@ struct Node<G: Game> {
 /// `depth` plies; a line stops early where the game shows no further piece or the game ends.
 /// A position's value is `eval`'s score of its last move plus the points of the moves before
 /// it, weighted as `eval` weighs the game's points feature ([`Game::points_feature`]): the
-/// points on the way count on the weights' own scale, whatever their length. Ties go to the
+/// points on the way count on the weights' own scale, whatever their length. A line that
+/// reaches the end of a game of fixed length (an outcome that ends the game without a
+/// terminal value) is worth its points alone. Ties go to the
 /// first move in the game's order, so the choice is deterministic. Depth 1 is the one-ply
 /// player.
 pub fn beam<G: Game>(
@@ -112,15 +114,20 @@ fn child<G: Game>(
     features: &crate::game::FeatureValues,
 ) -> Node<G> {
     let ended = outcome.game_over || outcome.terminal_value.is_some();
+    let banked_after = banked + points_weight * outcome.points;
     let value = match outcome.terminal_value {
         Some(v) => v,
+        // A game that ends without a decided value (contest Tetris after its last turn) is
+        // worth its points and nothing more: what is left on the board no longer counts, so
+        // its shape must not trade against points.
+        None if outcome.game_over => banked_after,
         None => banked + eval.score(outcome, features),
     };
     Node {
         first,
         order,
         position: after.clone(),
-        banked: banked + points_weight * outcome.points,
+        banked: banked_after,
         value,
         settled: ended || !known,
     }
@@ -213,6 +220,58 @@ mod tests {
             });
             assert_eq!(beam(&eval, &game, &position, 2, 1), best.map(|b| b.0));
         }
+    }
+
+    /// Two turns before the end of a contest game the beam sees every line to the end, and a
+    /// line is worth its points alone: the first move of the line with the most points,
+    /// weighted as the weights weigh `move_score`, whatever the boards they leave.
+    #[test]
+    fn lines_that_end_the_game_are_worth_their_points() {
+        use crate::games::contest::Contest;
+        let game = Contest::new(2, false).unwrap();
+        let file = crate::weights::WeightFile::parse(include_str!(
+            "../../weights/contest/one-ply-l2.toml"
+        ))
+        .unwrap();
+        let eval = LinearPlayer::from_file(&game, &file).unwrap();
+        let index = game.feature_names().iter().position(|f| *f == "move_score");
+        let weight = eval.weight(index.unwrap());
+        assert_eq!(weight, 0.005097587255867872);
+        let (mut checked, mut points_decide) = (0, 0);
+        for seed in 1..=6 {
+            let mut rng = game_stream(seed, 0);
+            let mut position = game.start(&mut rng);
+            while position.turn < 178 {
+                let mv = crate::search::one_ply(&eval, &game, &position).unwrap();
+                game.apply(&mut position, mv, &mut rng);
+            }
+            for _ in 0..2 {
+                let mut best: Option<(_, f64)> = None;
+                game.for_each_move(&position, eval.mask(), &mut |mv, after, o1, _| {
+                    let banked = weight * o1.points;
+                    let mut value = banked;
+                    if !o1.game_over {
+                        value = f64::NEG_INFINITY;
+                        game.for_each_move(after, eval.mask(), &mut |_, _, o2, _| {
+                            value = value.max(banked + weight * o2.points);
+                        });
+                    }
+                    if best.is_none_or(|(_, b)| value > b) {
+                        best = Some((mv, value));
+                    }
+                });
+                let expected = best.map(|b| b.0);
+                assert_eq!(beam(&eval, &game, &position, 6, MAX_WIDTH), expected);
+                checked += 1;
+                let one_ply = crate::search::one_ply(&eval, &game, &position);
+                points_decide += usize::from(one_ply != expected);
+                game.apply(&mut position, expected.unwrap(), &mut rng);
+            }
+            assert_eq!(position.turn, 180);
+        }
+        assert_eq!(checked, 12);
+        // The board's shape would have chosen otherwise in some of them.
+        assert!(points_decide > 0);
     }
 
     const MAX_WIDTH: usize = crate::search::MAX_BEAM_WIDTH;

@@ -23,6 +23,14 @@ pub struct CmaesConfig {
     /// Restart from a fresh point with twice the population when the search has converged or
     /// stalled (IPOP-CMA-ES), instead of going on with a collapsed distribution.
     pub restarts: bool,
+    /// Start with each weight's step in proportion to its size in the start point (`init`)
+    /// instead of one step for all: features range over very different scales (contest
+    /// Tetris's `move_score` reaches 1,318, `i_held` 1), so a step that moves one weight
+    /// a little swamps the evaluation with another. The steps keep the mean square of σ₀
+    /// (σ₀ is the step of a weight of root-mean-square size); a zero start weight gets the
+    /// step of a weight at 1 % of that. Restarts begin unscaled, from a random point.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scale_to_start: bool,
 }
 
 impl Default for CmaesConfig {
@@ -31,6 +39,7 @@ impl Default for CmaesConfig {
             population: 0,
             sigma0: 0.3,
             restarts: false,
+            scale_to_start: false,
         }
     }
 }
@@ -147,12 +156,17 @@ impl Cmaes {
         rng: &mut ChaCha8Rng,
     ) -> Cmaes {
         let lambda = config.lambda(dimension);
+        let mean = first_point(dimension, start, unit, rng);
+        let cov = match start {
+            Some(_) if config.scale_to_start => scaled_to(&mean),
+            _ => identity(dimension),
+        };
         let mut cmaes = Cmaes {
             unit,
             lambda,
-            mean: first_point(dimension, start, unit, rng),
+            mean,
             sigma: config.sigma0,
-            cov: identity(dimension),
+            cov,
             path_sigma: vec![0.0; dimension],
             path_c: vec![0.0; dimension],
             generation: 0,
@@ -246,6 +260,30 @@ impl Cmaes {
 fn identity(n: usize) -> Vec<f64> {
     (0..n * n)
         .map(|k| if k / n == k % n { 1.0 } else { 0.0 })
+        .collect()
+}
+
+/// The diagonal covariance whose standard deviations are proportional to the sizes of the
+/// weights of `point` (zero weights as 1 % of the root mean square), with a mean variance of 1.
+fn scaled_to(point: &[f64]) -> Vec<f64> {
+    let n = point.len();
+    let rms = (point.iter().map(|x| x * x).sum::<f64>() / n as f64).sqrt();
+    if rms == 0.0 {
+        return identity(n);
+    }
+    let variances: Vec<f64> = point
+        .iter()
+        .map(|x| (x.abs().max(0.01 * rms) / rms).powi(2))
+        .collect();
+    let mean = variances.iter().sum::<f64>() / n as f64;
+    (0..n * n)
+        .map(|k| {
+            if k / n == k % n {
+                variances[k / n] / mean
+            } else {
+                0.0
+            }
+        })
         .collect()
 }
 
@@ -438,6 +476,45 @@ mod tests {
         let mean = es.mean().unwrap();
         assert!((mean.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(cosine(&mean) > 1.0 - 1e-9, "{mean:?}");
+    }
+
+    /// Scaled to a start point, each weight's first steps are in proportion to its size: the
+    /// samples' spread per weight follows the start's weights, whose mean square is σ₀².
+    #[test]
+    fn steps_scaled_to_the_start_follow_its_weights() {
+        let start = [2.0, -0.02, 0.0, 1.0];
+        let config = CmaesConfig {
+            population: 4000,
+            sigma0: 0.1,
+            scale_to_start: true,
+            ..CmaesConfig::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let es = Cmaes::new(config, 4, Some(&start), false, &mut rng);
+        // Variances ∝ the squares 4, 0.0004, (1 % of the rms 1.118…)² = 0.000125…, 1, with a
+        // mean of 1.
+        let rms_squared = (4.0 + 0.0004 + 1.0) / 4.0;
+        let squares = [4.0, 0.0004, 0.0001 * rms_squared, 1.0];
+        let mean: f64 = squares.iter().sum::<f64>() / 4.0;
+        for (i, square) in squares.iter().enumerate() {
+            let variance = square / mean;
+            assert!((es.cov[i * 5] / variance - 1.0).abs() < 1e-12);
+            let spread = (es
+                .ask()
+                .iter()
+                .map(|x| (x[i] - start[i]).powi(2))
+                .sum::<f64>()
+                / 4000.0)
+                .sqrt();
+            let want = 0.1 * variance.sqrt();
+            assert!(
+                (spread / want - 1.0).abs() < 0.05,
+                "weight {i}: {spread} vs {want}"
+            );
+        }
+        // Without the setting every weight steps alike.
+        let plain = Cmaes::new(CmaesConfig::default(), 4, Some(&start), false, &mut rng);
+        assert_eq!(plain.cov, identity(4));
     }
 
     /// With restarts, a flat fitness (nothing to learn) doubles the population.

@@ -37,6 +37,7 @@ enum Command {
 }
 
 fn main() {
+    end_quietly_on_closed_pipe();
     let cli = Cli::parse();
     let (name, scales_out) = cli.command.name();
     let result = backend::launch(name, scales_out, |backend| match cli.command {
@@ -53,6 +54,18 @@ fn main() {
     if let Err(e) = result {
         eprintln!("error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+/// A reader that stops early (`stacktune play ... | head`) ends the command as it ends `cat`
+/// or `grep`: quietly, by SIGPIPE. Rust ignores that signal by default, so the failed write
+/// would make `println!` panic in the middle of a table.
+fn end_quietly_on_closed_pipe() {
+    // SAFETY: called first thing in main, before any other thread exists; it only restores
+    // the default disposition of one signal.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -37,11 +37,9 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         table(&turns)
     };
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // The reader stopped early (`| head`): it has all it wanted.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        written => written.context("cannot write to standard output"),
-    }
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
 }
 
 /// One line a turn, then the totals.

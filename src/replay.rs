@@ -180,6 +180,24 @@ pub fn record<G: Replayable>(
     replay
 }
 
+/// The games of `play --seed seed --games 1` as replays naming `command`: one game, or for a
+/// two-player game one against each opponent (game i meets opponent i).
+pub fn record_games<G: Replayable>(
+    game: &G,
+    player: &Player,
+    seed: u64,
+    limits: EpisodeLimits,
+    cap: u64,
+    command: &str,
+) -> Vec<Replay> {
+    (0..game.opponents().len().max(1) as u64)
+        .map(|i| Replay {
+            command: command.to_string(),
+            ..record(game, player, seed, i, limits, cap)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@ use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::progress::{Mode, Progress};
-use crate::replay::{Replayable, record};
+use crate::replay::{Replayable, record_games};
 use crate::report_page::{ReplayPage, render_replays};
 use crate::search::Player;
 use crate::stats::Summary;
@@ -154,17 +154,12 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
 /// The replay page of game 0 of `--seed` (one game against each opponent of a two-player
 /// game), as `play --seed S --games 1` plays it.
 fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Result<String> {
+    let max_pieces = args.max_pieces.unwrap_or(0);
     let command = args
         .game
-        .play_command(&args.weights, args.seed, 1, args.max_pieces.unwrap_or(0));
-    let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
-    let replays: Vec<_> = (0..game.opponents().len().max(1) as u64)
-        .map(|i| {
-            let mut replay = record(game, player, args.seed, i, limits, args.replay_moves);
-            replay.command = command.clone();
-            replay
-        })
-        .collect();
+        .play_command(&args.weights, args.seed, 1, max_pieces);
+    let limits = EpisodeLimits::capped(max_pieces);
+    let replays = record_games(game, player, args.seed, limits, args.replay_moves, &command);
     render_replays(&ReplayPage {
         title: format!(
             "{} ({}): {} playing",

@@ -5,7 +5,7 @@ use super::executor::{GenerationDone, Observer};
 use super::{RunConfig, expand_to};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
-use crate::replay::{Replay, Replayable, record};
+use crate::replay::{Replay, Replayable, record_games};
 use crate::report::{HistoryRow, read_timings};
 use crate::report_page::{Final, HeldOut, RunPage, write_run};
 use crate::search::{Player, Search};
@@ -50,21 +50,14 @@ impl<G: Replayable> ReportPage<'_, G> {
                 let names = game.feature_names();
                 let weights = expand_to(self.indices, names.len(), &row.best_weights);
                 let player = Player::new(LinearPlayer::from_vector(names, &weights)?, self.search);
-                // `play --games 1` plays one game against each opponent: game i meets opponent i.
-                (0..opponents.max(1))
-                    .map(|i| {
-                        let mut replay = record(
-                            game,
-                            &player,
-                            config.validation_seed,
-                            i,
-                            config.validation_limits(),
-                            self.cap,
-                        );
-                        replay.command = config.play_command(&best_toml, 1);
-                        replay
-                    })
-                    .collect()
+                record_games(
+                    game,
+                    &player,
+                    config.validation_seed,
+                    config.validation_limits(),
+                    self.cap,
+                    &config.play_command(&best_toml, 1),
+                )
             }
             None => Vec::new(),
         };

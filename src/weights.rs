@@ -4,7 +4,7 @@
 //! features in, and so that a person can read and edit it.
 
 use crate::fsutil::write_atomic;
-use crate::search::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH};
+use crate::search::{MAX_BEAM_DEPTH, check_beam};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -68,15 +68,11 @@ impl WeightFile {
             bail!("the [weights] table names no feature");
         }
         if let Some(search) = file.search {
-            if !(1..=MAX_BEAM_WIDTH).contains(&search.beam_width) {
-                bail!(
-                    "[search] beam_width {} is out of range 1..={MAX_BEAM_WIDTH}",
-                    search.beam_width
-                );
-            }
-            if let Some(depth) = search.depth.filter(|d| !(1..=MAX_BEAM_DEPTH).contains(d)) {
-                bail!("[search] depth {depth} is out of range 1..={MAX_BEAM_DEPTH}");
-            }
+            check_beam(
+                search.depth.unwrap_or(MAX_BEAM_DEPTH),
+                search.beam_width,
+                ("[search] depth", "[search] beam_width"),
+            )?;
         }
         for (name, value) in &file.weights {
             if !value.is_finite() {

@@ -10,7 +10,7 @@ pub mod puyo;
 pub mod tetris;
 
 use crate::game::Game;
-use crate::search::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, Search};
+use crate::search::{MAX_BEAM_DEPTH, Search, check_beam};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
@@ -162,12 +162,7 @@ impl GameSpec {
             }
             (depth, Some(width)) => {
                 let depth = depth.unwrap_or(MAX_BEAM_DEPTH);
-                if !(1..=MAX_BEAM_DEPTH).contains(&depth) {
-                    bail!("--depth {depth} is out of range 1..={MAX_BEAM_DEPTH}");
-                }
-                if !(1..=MAX_BEAM_WIDTH).contains(&width) {
-                    bail!("--beam-width {width} is out of range 1..={MAX_BEAM_WIDTH}");
-                }
+                check_beam(depth, width, ("--depth", "--beam-width"))?;
                 Ok(Search::Beam { depth, width })
             }
         }

@@ -20,6 +20,18 @@ pub const MAX_BEAM_WIDTH: usize = 100_000;
 /// Deepest beam accepted: no game here shows more pieces than this ahead.
 pub const MAX_BEAM_DEPTH: u32 = 16;
 
+/// Checks a beam's depth and width against the limits above, naming each as the user gave it
+/// (`names`: the flags, or a weights file's keys), so the one-line error says what to change.
+pub fn check_beam(depth: u32, width: usize, names: (&str, &str)) -> anyhow::Result<()> {
+    if !(1..=MAX_BEAM_DEPTH).contains(&depth) {
+        anyhow::bail!("{} {depth} is out of range 1..={MAX_BEAM_DEPTH}", names.0);
+    }
+    if !(1..=MAX_BEAM_WIDTH).contains(&width) {
+        anyhow::bail!("{} {width} is out of range 1..={MAX_BEAM_WIDTH}", names.1);
+    }
+    Ok(())
+}
+
 /// A search: how the player turns position scores into a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Search {

@@ -9,7 +9,7 @@ use crate::games::tetris::board::{
 };
 
 /// What this ruleset adds to the research features.
-const EXTRA: [&str; 12] = [
+const EXTRA: [&str; 13] = [
     "clears_1",
     "clears_2",
     "clears_3",
@@ -22,6 +22,7 @@ const EXTRA: [&str; 12] = [
     "game_over",
     "almost_full_rows",
     "spawn_height",
+    "endgame_cells",
 ];
 
 const COUNT: usize = RESEARCH.len() + EXTRA.len();
@@ -51,6 +52,9 @@ const I_HELD: usize = DEEPEST_WELL + 1;
 const GAME_OVER: usize = I_HELD + 1;
 const ALMOST_FULL_ROWS: usize = GAME_OVER + 1;
 const SPAWN_HEIGHT: usize = ALMOST_FULL_ROWS + 1;
+const ENDGAME_CELLS: usize = SPAWN_HEIGHT + 1;
+/// The last turns over which `endgame_cells` grows from nothing to the whole stack.
+const ENDGAME_TURNS: u16 = 30;
 /// The columns every piece covers at the spawn: a spawn fails when one is stacked to the top.
 const SPAWN_COLUMNS: std::ops::Range<usize> = 4..7;
 
@@ -66,6 +70,8 @@ pub struct Placed<'a> {
     pub points: i32,
     pub game_over: bool,
     pub hold: u8,
+    /// Turns the game has left after this one.
+    pub turns_left: u16,
 }
 
 /// What features need of the board before the move, computed once per position, and the
@@ -166,6 +172,22 @@ pub fn extras(board: &Board, placed: &Placed, before: &Before, out: &mut Feature
     if mask & 1 << SPAWN_HEIGHT != 0 {
         out.0[SPAWN_HEIGHT] = SPAWN_COLUMNS.map(|x| height(board, x)).max().unwrap_or(0) as f64;
     }
+    if mask & 1 << ENDGAME_CELLS != 0 {
+        out.0[ENDGAME_CELLS] = endgame_cells(board, placed.turns_left);
+    }
+}
+
+/// The stack's cells, weighed more the nearer the end: cells still on the board after the
+/// last turn score nothing, so a stack built for a four-line clear that the remaining turns
+/// cannot finish is worth less than its shape says. Nothing until the last
+/// [`ENDGAME_TURNS`], then growing linearly to the whole stack after the last turn.
+fn endgame_cells(board: &Board, turns_left: u16) -> f64 {
+    let near = ENDGAME_TURNS.saturating_sub(turns_left);
+    if near == 0 {
+        return 0.0;
+    }
+    let cells: u32 = (0..WIDTH).map(|x| board.column(x).count_ones()).sum();
+    cells as f64 * f64::from(near) / f64::from(ENDGAME_TURNS)
 }
 
 /// Rows above the floor of a column: the index of its top cell + 1.
@@ -228,5 +250,20 @@ mod tests {
         assert_eq!(almost_full_rows(&board), 2);
         board.fill(3, 0b1000);
         assert_eq!(almost_full_rows(&board), 2);
+    }
+
+    #[test]
+    fn endgame_cells_grow_over_the_last_thirty_turns() {
+        let mut board = Board::empty(WIDTH, HEIGHT);
+        for x in 1..WIDTH {
+            board.fill(x, 0b111);
+        }
+        board.fill(0, 0b100);
+        // 28 cells on the board.
+        assert_eq!(endgame_cells(&board, 180), 0.0);
+        assert_eq!(endgame_cells(&board, 30), 0.0);
+        assert_eq!(endgame_cells(&board, 15), 14.0);
+        assert_eq!(endgame_cells(&board, 6), 28.0 * 24.0 / 30.0);
+        assert_eq!(endgame_cells(&board, 0), 28.0);
     }
 }

@@ -48,6 +48,7 @@ fn placed<'a>(turn: &Turn, after: &Position) -> Placed<'a> {
         points: turn.points,
         game_over: turn.game_over,
         hold: after.hold,
+        turns_left: TURNS.saturating_sub(after.turn),
     }
 }
 

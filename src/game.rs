@@ -131,6 +131,17 @@ pub trait Game: Send + Sync {
     /// the next one), so a player may look one ply further.
     fn shows_next(&self, position: &Self::Position) -> bool;
 
+    /// Calls `visit` with each position that the next piece, not shown yet, may make of
+    /// `position` (one past the last piece shown), and its probability: what lets a search
+    /// look one piece past what the player sees. A game whose dealing depends on what it has
+    /// dealt (bags) or that shows everything visits nothing.
+    fn for_each_unseen(
+        &self,
+        _position: &Self::Position,
+        _visit: &mut impl FnMut(&Self::Position, f64),
+    ) {
+    }
+
     /// Plays `mv` for real: applies it and draws the next piece from `rng`.
     fn apply(&self, position: &mut Self::Position, mv: Self::Move, rng: &mut ChaCha8Rng)
     -> Outcome;

@@ -25,7 +25,9 @@ struct Node<G: Game> {
 /// it, weighted as `eval` weighs the game's points feature ([`Game::points_feature`]): the
 /// points on the way count on the weights' own scale, whatever their length. A line that
 /// reaches the end of a game of fixed length (an outcome that ends the game without a
-/// terminal value) is worth its points alone. Ties go to the
+/// terminal value) is worth its points alone. A line that goes past the last piece shown is
+/// worth the mean of its best next move over the pieces that may come, where the game says how
+/// it deals them ([`Game::for_each_unseen`]). Ties go to the
 /// first move in the game's order, so the choice is deterministic. Depth 1 is the one-ply
 /// player.
 pub fn beam<G: Game>(
@@ -96,8 +98,52 @@ pub fn beam<G: Game>(
         keep_best(&mut next, width);
         std::mem::swap(&mut level, &mut next);
     }
+    if expect_unseen(eval, game, &mut level, points_weight) {
+        keep_best(&mut level, width);
+    }
     // Sorted best first, equal values by first move.
     level.first().map(|n| n.first)
+}
+
+/// Values each kept position past the last piece shown as the mean, over the pieces that may
+/// come next (as the game deals them), of its best next move's value: the beam then prefers
+/// the boards where the likely pieces fit, not only the board the evaluation likes best.
+/// Returns whether any value changed. Games that do not say how they deal are left alone.
+fn expect_unseen<G: Game>(
+    eval: &LinearPlayer,
+    game: &G,
+    level: &mut [Node<G>],
+    points_weight: f64,
+) -> bool {
+    let mask = eval.mask();
+    let mut changed = false;
+    for node in level.iter_mut().filter(|n| n.value > f64::NEG_INFINITY) {
+        let (mut expected, mut any) = (0.0, false);
+        game.for_each_unseen(&node.position, &mut |drawn, probability| {
+            any = true;
+            let mut best = f64::NEG_INFINITY;
+            game.for_each_move(drawn, mask, &mut |_, after, outcome, features| {
+                let root = (node.first, node.order);
+                let next = child::<G>(
+                    eval,
+                    root,
+                    after,
+                    false,
+                    node.banked,
+                    points_weight,
+                    outcome,
+                    features,
+                );
+                best = best.max(next.value);
+            });
+            expected += probability * best;
+        });
+        if any {
+            node.value = expected;
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// The node a move leads to; `known` says whether the game knows the piece placed after it,
@@ -272,6 +318,59 @@ mod tests {
         assert_eq!(checked, 12);
         // The board's shape would have chosen otherwise in some of them.
         assert!(points_decide > 0);
+    }
+
+    /// Past the last piece shown, a line is worth the mean over the seven pieces that may come
+    /// of its best next move: with only the current piece shown and a width that keeps
+    /// everything, the beam is the exhaustive one-piece expectimax.
+    #[test]
+    fn past_the_previews_a_line_is_worth_its_expected_next_move() {
+        use crate::games::contest::Contest;
+        let game = Contest::new(2, false).unwrap();
+        let file =
+            crate::weights::WeightFile::parse(include_str!("../../weights/contest/beam-l2.toml"))
+                .unwrap();
+        let eval = LinearPlayer::from_file(&game, &file).unwrap();
+        let index = game.feature_names().iter().position(|f| *f == "move_score");
+        let weight = eval.weight(index.unwrap());
+        let (mut checked, mut differ_from_one_ply) = (0, 0);
+        for seed in 1..=3 {
+            let mut rng = game_stream(seed, 0);
+            let mut position = game.start(&mut rng);
+            for turn in 0..60 {
+                let mut hidden = position;
+                hidden.next = [0; 5];
+                let mut best: Option<(_, f64)> = None;
+                game.for_each_move(&hidden, eval.mask(), &mut |mv, after, o1, _| {
+                    assert_eq!(after.current, 0);
+                    let mut value = 0.0;
+                    for piece in 1..=7 {
+                        let mut drawn = *after;
+                        drawn.current = piece;
+                        let mut top = f64::NEG_INFINITY;
+                        game.for_each_move(&drawn, eval.mask(), &mut |_, _, o2, f2| {
+                            top = top.max(weight * o1.points + eval.score(o2, f2));
+                        });
+                        value += top / 7.0;
+                    }
+                    if best.is_none_or(|(_, b)| value > b) {
+                        best = Some((mv, value));
+                    }
+                });
+                let expected = best.map(|b| b.0);
+                if turn % 6 == 0 {
+                    assert_eq!(beam(&eval, &game, &hidden, 1, MAX_WIDTH), expected);
+                    let one_ply = crate::search::one_ply(&eval, &game, &hidden);
+                    differ_from_one_ply += usize::from(one_ply != expected);
+                    checked += 1;
+                }
+                let mv = beam(&eval, &game, &position, 6, 8).unwrap();
+                game.apply(&mut position, mv, &mut rng);
+            }
+        }
+        assert_eq!(checked, 30);
+        // The expected next move is not the move's own evaluation.
+        assert!(differ_from_one_ply > 0);
     }
 
     const MAX_WIDTH: usize = crate::search::MAX_BEAM_WIDTH;

@@ -275,6 +275,19 @@ impl Game for Contest {
         position.next[0] != 0
     }
 
+    /// Every seed but 0 draws each piece uniformly from the seven. Seed 0's fixed cycle is not
+    /// told apart (a position does not know its seed): the search averages there too.
+    fn for_each_unseen(&self, position: &Position, visit: &mut impl FnMut(&Position, f64)) {
+        if position.current != 0 || position.turn >= TURNS {
+            return;
+        }
+        for piece in 1..=7 {
+            let mut drawn = *position;
+            drawn.current = piece;
+            visit(&drawn, 1.0 / 7.0);
+        }
+    }
+
     fn apply(&self, position: &mut Position, mv: Request, rng: &mut ChaCha8Rng) -> Outcome {
         let turn = self.rules.play(position, mv, rng);
         self.outcome(&turn, position)
@@ -349,6 +362,31 @@ mod tests {
         let mut out = Vec::new();
         game.for_each_move(&position, 0, &mut |mv, _, _, _| out.push(mv));
         out
+    }
+
+    /// Past the last preview each of the seven pieces comes with probability 1/7; nothing is
+    /// drawn where a piece is shown or after the last turn.
+    #[test]
+    fn unseen_pieces_are_the_seven_equally() {
+        let game = Contest::new(2, false).unwrap();
+        let mut position = game.start(&mut crate::rng::game_stream(1, 0));
+        let count = |position: &Position| {
+            let (mut pieces, mut total) = (Vec::new(), 0.0);
+            game.for_each_unseen(position, &mut |drawn, p| {
+                assert_eq!(
+                    (drawn.board, drawn.hold, drawn.turn),
+                    (position.board, position.hold, position.turn)
+                );
+                pieces.push(drawn.current);
+                total += p;
+            });
+            (pieces, (total * 1e9).round() / 1e9)
+        };
+        assert_eq!(count(&position), (vec![], 0.0));
+        position.current = 0;
+        assert_eq!(count(&position), ((1..=7).collect(), 1.0));
+        position.turn = TURNS;
+        assert_eq!(count(&position), (vec![], 0.0));
     }
 
     #[test]

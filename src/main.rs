@@ -38,7 +38,7 @@ enum Command {
 
 fn main() {
     end_quietly_on_closed_pipe();
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| exit_on_bad_arguments(e));
     let (name, scales_out) = cli.command.name();
     let result = backend::launch(name, scales_out, |backend| match cli.command {
         Command::Evolve(args) => evolve::run(args, backend),
@@ -55,6 +55,32 @@ fn main() {
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Clap follows its errors with a usage block and a hint; bad arguments get one line here (what
+/// and where), as every other bad input does, with clap's exit code. Help and version print as
+/// clap prints them.
+fn exit_on_bad_arguments(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    // What is wrong, then any tip, before the usage block and clap's pointer to --help: one
+    // paragraph each; a list (the missing arguments) joins into its paragraph.
+    let text = e.render().to_string();
+    let before_usage = text.split("\nUsage:").next().unwrap_or_default();
+    let what: Vec<String> = before_usage
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty() && !p.starts_with("For more information"))
+        .collect();
+    eprintln!("{} (--help lists the options)", what.join("; "));
+    std::process::exit(e.exit_code());
 }
 
 /// A reader that stops early (`stacktune play ... | head`) ends the command as it ends `cat`

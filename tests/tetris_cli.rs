@@ -264,3 +264,35 @@ fn unknown_game() {
     ]);
     assert_one_line_error(&out, "unknown game `chess`");
 }
+
+/// Arguments clap refuses get one line too, with clap's exit code 2 (usage errors) and any tip
+/// kept; `--help` still prints the whole help.
+#[test]
+fn bad_arguments_are_one_line() {
+    for (args, want) in [
+        (
+            &["play", "--weights", "x", "--pieces", "p", "--games", "3"][..],
+            "error: the argument '--pieces <FILE>' cannot be used with '--games <GAMES>' (--help lists the options)",
+        ),
+        (
+            &["play"][..],
+            "error: the following required arguments were not provided: --weights <WEIGHTS> (--help lists the options)",
+        ),
+        (
+            &["play", "--weights", "x", "--gmes", "3"][..],
+            "error: unexpected argument '--gmes' found; tip: a similar argument exists: '--games' (--help lists the options)",
+        ),
+        (
+            &["evolve", "--optimizer", "sa"][..],
+            "error: invalid value 'sa' for '--optimizer <OPTIMIZER>' [possible values: ga, cem, cmaes] (--help lists the options)",
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{want}\n"));
+        assert_eq!(stdout(&out), "");
+    }
+    let help = run(&["play", "--help"]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("Usage: stacktune play [OPTIONS] --weights <WEIGHTS>"));
+}

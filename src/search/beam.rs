@@ -122,19 +122,9 @@ fn expect_unseen<G: Game>(
         game.for_each_unseen(&node.position, &mut |drawn, probability| {
             any = true;
             let mut best = f64::NEG_INFINITY;
-            game.for_each_move(drawn, mask, &mut |_, after, outcome, features| {
-                let root = (node.first, node.order);
-                let next = child::<G>(
-                    eval,
-                    root,
-                    after,
-                    false,
-                    node.banked,
-                    points_weight,
-                    outcome,
-                    features,
-                );
-                best = best.max(next.value);
+            game.for_each_outcome(drawn, mask, &mut |_, outcome, features| {
+                let value = line_value(eval, node.banked, points_weight, outcome, features);
+                best = best.max(value);
             });
             expected += probability * best;
         });
@@ -160,22 +150,32 @@ fn child<G: Game>(
     features: &crate::game::FeatureValues,
 ) -> Node<G> {
     let ended = outcome.game_over || outcome.terminal_value.is_some();
-    let banked_after = banked + points_weight * outcome.points;
-    let value = match outcome.terminal_value {
-        Some(v) => v,
-        // A game that ends without a decided value (contest Tetris after its last turn) is
-        // worth its points and nothing more: what is left on the board no longer counts, so
-        // its shape must not trade against points.
-        None if outcome.game_over => banked_after,
-        None => banked + eval.score(outcome, features),
-    };
     Node {
         first,
         order,
         position: after.clone(),
-        banked: banked_after,
-        value,
+        banked: banked + points_weight * outcome.points,
+        value: line_value(eval, banked, points_weight, outcome, features),
         settled: ended || !known,
+    }
+}
+
+/// The value of a line whose moves before the last banked `banked`, ending with a move of
+/// `outcome` and `features`.
+fn line_value(
+    eval: &LinearPlayer,
+    banked: f64,
+    points_weight: f64,
+    outcome: &crate::game::Outcome,
+    features: &crate::game::FeatureValues,
+) -> f64 {
+    match outcome.terminal_value {
+        Some(v) => v,
+        // A game that ends without a decided value (contest Tetris after its last turn) is
+        // worth its points and nothing more: what is left on the board no longer counts, so
+        // its shape must not trade against points.
+        None if outcome.game_over => banked + points_weight * outcome.points,
+        None => banked + eval.score(outcome, features),
     }
 }
 

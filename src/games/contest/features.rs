@@ -186,8 +186,7 @@ fn endgame_cells(board: &Board, turns_left: u16) -> f64 {
     if near == 0 {
         return 0.0;
     }
-    let cells: u32 = (0..WIDTH).map(|x| board.column(x).count_ones()).sum();
-    cells as f64 * f64::from(near) / f64::from(ENDGAME_TURNS)
+    f64::from(board.cell_count()) * f64::from(near) / f64::from(ENDGAME_TURNS)
 }
 
 /// Rows above the floor of a column: the index of its top cell + 1.

@@ -258,8 +258,14 @@ impl Cmaes {
 }
 
 fn identity(n: usize) -> Vec<f64> {
+    diagonal(&vec![1.0; n])
+}
+
+/// The row-major matrix with `values` on its diagonal.
+fn diagonal(values: &[f64]) -> Vec<f64> {
+    let n = values.len();
     (0..n * n)
-        .map(|k| if k / n == k % n { 1.0 } else { 0.0 })
+        .map(|k| if k / n == k % n { values[k / n] } else { 0.0 })
         .collect()
 }
 
@@ -276,15 +282,7 @@ fn scaled_to(point: &[f64]) -> Vec<f64> {
         .map(|x| (x.abs().max(0.01 * rms) / rms).powi(2))
         .collect();
     let mean = variances.iter().sum::<f64>() / n as f64;
-    (0..n * n)
-        .map(|k| {
-            if k / n == k % n {
-                variances[k / n] / mean
-            } else {
-                0.0
-            }
-        })
-        .collect()
+    diagonal(&variances.iter().map(|v| v / mean).collect::<Vec<_>>())
 }
 
 /// B and D of C = B D² Bᵀ; tiny negative eigenvalues from rounding are clamped to zero.

@@ -11,7 +11,7 @@ use stacktune::rng::game_stream;
 use std::collections::BTreeMap;
 
 mod common;
-use common::{assert_one_line_error, run, run_in};
+use common::{assert_one_line_error, read, run, run_in};
 
 /// The vectors as the testdata README lists them.
 const VECTORS: &str = "\
@@ -729,10 +729,6 @@ opponents = ["random", "tutorial"]
 population = 6
 elitism = 1
 "#;
-
-fn read(dir: &std::path::Path, name: &str) -> String {
-    std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
 
 #[test]
 fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {

@@ -66,10 +66,6 @@ fn generations_done(run: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-fn read(dir: &Path, name: &str) -> String {
-    fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
 #[test]
 fn same_config_same_bytes_with_one_or_two_threads() {
     for kind in OPTIMIZERS {

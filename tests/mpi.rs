@@ -72,10 +72,6 @@ fn success(out: Output) -> Output {
     out
 }
 
-fn read(dir: &Path, name: &str) -> String {
-    fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-}
-
 fn assert_same_run(dir: &Path, a: &str, b: &str) {
     for name in SAME {
         assert_eq!(

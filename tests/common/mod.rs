@@ -39,6 +39,12 @@ pub fn assert_one_line_error(out: &Output, needle: &str) {
     assert!(lines[0].contains(needle), "want `{needle}` in: {stderr}");
 }
 
+/// The text of the file `name` in `dir`; the panic names both.
+pub fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
+}
+
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -27,7 +27,8 @@ struct Node<G: Game> {
 /// reaches the end of a game of fixed length (an outcome that ends the game without a
 /// terminal value) is worth its points alone. A line that goes past the last piece shown is
 /// worth the mean of its best next move over the pieces that may come, where the game says how
-/// it deals them ([`Game::for_each_unseen`]). Ties go to the
+/// it deals them ([`Game::for_each_unseen`]), and the best of those lines look one piece
+/// further (`SECOND_LOOK_LINES` of them). Ties go to the
 /// first move in the game's order, so the choice is deterministic. Depth 1 is the one-ply
 /// player.
 pub fn beam<G: Game>(
@@ -100,10 +101,24 @@ pub fn beam<G: Game>(
     }
     if expect_unseen(eval, game, &mut level, points_weight) {
         keep_best(&mut level, width);
+        let best = level.len().min(SECOND_LOOK_LINES);
+        let mut scratch = Vec::with_capacity(SECOND_LOOK_MOVES + 1);
+        for node in level[..best].iter_mut() {
+            node.value = look_twice(eval, game, node, points_weight, &mut scratch);
+        }
+        keep_best(&mut level, best);
     }
     // Sorted best first, equal values by first move.
     level.first().map(|n| n.first)
 }
+
+/// How many of the best lines past the last piece shown look two pieces further, not one: the
+/// second unseen piece changes which of the close lines comes first, and looking at it costs
+/// about as much as the whole beam, so only the lines that may come first get it.
+const SECOND_LOOK_LINES: usize = 8;
+/// How many of the first unseen piece's best moves a second look follows: the drawn piece's
+/// other moves would rarely be chosen.
+const SECOND_LOOK_MOVES: usize = 3;
 
 /// Values each kept position past the last piece shown as the mean, over the pieces that may
 /// come next (as the game deals them), of its best next move's value: the beam then prefers
@@ -115,25 +130,89 @@ fn expect_unseen<G: Game>(
     level: &mut [Node<G>],
     points_weight: f64,
 ) -> bool {
-    let mask = eval.mask();
     let mut changed = false;
     for node in level.iter_mut().filter(|n| n.value > f64::NEG_INFINITY) {
-        let (mut expected, mut any) = (0.0, false);
-        game.for_each_unseen(&node.position, &mut |drawn, probability| {
-            any = true;
-            let mut best = f64::NEG_INFINITY;
-            game.for_each_outcome(drawn, mask, &mut |_, outcome, features| {
-                let value = line_value(eval, node.banked, points_weight, outcome, features);
-                best = best.max(value);
-            });
-            expected += probability * best;
-        });
-        if any {
+        if let Some(expected) = look_once(eval, game, &node.position, node.banked, points_weight) {
             node.value = expected;
             changed = true;
         }
     }
     changed
+}
+
+/// The mean, over the pieces that may come after `position` (whose line banked `banked`), of
+/// the best value of the next move with that piece; `None` where the game deals nothing
+/// further (it shows everything, or the game is over).
+fn look_once<G: Game>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+    banked: f64,
+    points_weight: f64,
+) -> Option<f64> {
+    let (mut expected, mut dealt) = (0.0, false);
+    game.for_each_unseen(position, &mut |drawn, probability| {
+        dealt = true;
+        let mut best = f64::NEG_INFINITY;
+        game.for_each_outcome(drawn, eval.mask(), &mut |_, outcome, features| {
+            best = best.max(line_value(eval, banked, points_weight, outcome, features));
+        });
+        expected += probability * best;
+    });
+    dealt.then_some(expected)
+}
+
+/// A line past the last piece shown valued two pieces further: the mean, over the pieces that
+/// may come, of the best of that piece's [`SECOND_LOOK_MOVES`] best moves, each valued by the
+/// piece after it ([`look_once`]). `scratch` holds those moves (value, points banked after
+/// them, position) so that no line allocates.
+fn look_twice<G: Game>(
+    eval: &LinearPlayer,
+    game: &G,
+    node: &Node<G>,
+    points_weight: f64,
+    scratch: &mut Vec<(f64, f64, G::Position)>,
+) -> f64 {
+    if node.value == f64::NEG_INFINITY {
+        return node.value;
+    }
+    let (mut expected, mut dealt) = (0.0, false);
+    game.for_each_unseen(&node.position, &mut |drawn, probability| {
+        dealt = true;
+        scratch.clear();
+        game.for_each_move(drawn, eval.mask(), &mut |_, after, outcome, features| {
+            let value = line_value(eval, node.banked, points_weight, outcome, features);
+            if scratch.len() == SECOND_LOOK_MOVES && value <= scratch[SECOND_LOOK_MOVES - 1].0 {
+                return;
+            }
+            // A move that ends the game is worth its own value: nothing comes after it.
+            let ended = outcome.game_over || outcome.terminal_value.is_some();
+            let banked = if ended {
+                f64::NAN
+            } else {
+                node.banked + points_weight * outcome.points
+            };
+            // Equal values keep the earlier move first, as the beam does.
+            let at = scratch
+                .iter()
+                .position(|m| value > m.0)
+                .unwrap_or(scratch.len());
+            scratch.insert(at, (value, banked, after.clone()));
+            scratch.truncate(SECOND_LOOK_MOVES);
+        });
+        let best = scratch
+            .iter()
+            .map(|(value, banked, after)| {
+                if banked.is_nan() {
+                    *value
+                } else {
+                    look_once(eval, game, after, *banked, points_weight).unwrap_or(*value)
+                }
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        expected += probability * best;
+    });
+    if dealt { expected } else { node.value }
 }
 
 /// The node a move leads to; `known` says whether the game knows the piece placed after it,
@@ -321,10 +400,11 @@ mod tests {
     }
 
     /// Past the last piece shown, a line is worth the mean over the seven pieces that may come
-    /// of its best next move: with only the current piece shown and a width that keeps
-    /// everything, the beam is the exhaustive one-piece expectimax.
+    /// of its best next move, and the eight best lines look one piece further: with only the
+    /// current piece shown and a width that keeps everything, the beam plays the first move
+    /// that this brute force over every piece and move picks.
     #[test]
-    fn past_the_previews_a_line_is_worth_its_expected_next_move() {
+    fn past_the_previews_a_line_is_worth_its_expected_next_moves() {
         use crate::games::contest::Contest;
         let game = Contest::new(2, false).unwrap();
         let file =
@@ -333,35 +413,61 @@ mod tests {
         let eval = LinearPlayer::from_file(&game, &file).unwrap();
         let index = game.feature_names().iter().position(|f| *f == "move_score");
         let weight = eval.weight(index.unwrap());
-        let (mut checked, mut differ_from_one_ply) = (0, 0);
+        // Every move of each of the seven pieces in `position`: its position, points and value
+        // after a line that banked `banked`.
+        let drawn_moves = |position: &<Contest as Game>::Position, banked: f64| {
+            assert_eq!(position.current, 0);
+            (1..=7)
+                .map(|piece| {
+                    let mut drawn = *position;
+                    drawn.current = piece;
+                    let mut moves = Vec::new();
+                    game.for_each_move(&drawn, eval.mask(), &mut |_, after, o, f| {
+                        moves.push((*after, o.points, banked + eval.score(o, f)));
+                    });
+                    moves
+                })
+                .collect::<Vec<_>>()
+        };
+        let (mut checked, mut differ_from_one_ply, mut second_look_decides) = (0, 0, 0);
         for seed in 1..=3 {
             let mut rng = game_stream(seed, 0);
             let mut position = game.start(&mut rng);
             for turn in 0..60 {
                 let mut hidden = position;
                 hidden.next = [0; 5];
-                let mut best: Option<(_, f64)> = None;
+                // (move, one piece further, two pieces further), in the game's move order.
+                let mut lines = Vec::new();
                 game.for_each_move(&hidden, eval.mask(), &mut |mv, after, o1, _| {
-                    assert_eq!(after.current, 0);
-                    let mut value = 0.0;
-                    for piece in 1..=7 {
-                        let mut drawn = *after;
-                        drawn.current = piece;
-                        let mut top = f64::NEG_INFINITY;
-                        game.for_each_move(&drawn, eval.mask(), &mut |_, _, o2, f2| {
-                            top = top.max(weight * o1.points + eval.score(o2, f2));
+                    let banked = weight * o1.points;
+                    let (mut once, mut twice) = (0.0, 0.0);
+                    for mut moves in drawn_moves(after, banked) {
+                        once += moves.iter().map(|m| m.2).fold(f64::NEG_INFINITY, f64::max) / 7.0;
+                        // The three best moves of the drawn piece, equal values in move order.
+                        moves.sort_by(|a, b| b.2.total_cmp(&a.2));
+                        let further = moves[..3].iter().map(|(after2, points, _)| {
+                            let banked2 = banked + weight * points;
+                            drawn_moves(after2, banked2)
+                                .iter()
+                                .map(|m| m.iter().map(|m| m.2).fold(f64::NEG_INFINITY, f64::max))
+                                .sum::<f64>()
+                                / 7.0
                         });
-                        value += top / 7.0;
+                        twice += further.fold(f64::NEG_INFINITY, f64::max) / 7.0;
                     }
-                    if best.is_none_or(|(_, b)| value > b) {
-                        best = Some((mv, value));
-                    }
+                    lines.push((mv, once, twice));
                 });
-                let expected = best.map(|b| b.0);
+                // The eight best by one piece further, then the best of those by two.
+                lines.sort_by(|a, b| b.1.total_cmp(&a.1));
+                lines.truncate(8);
+                let once_best = lines[0].0;
+                lines.sort_by(|a, b| b.2.total_cmp(&a.2));
+                let expected = Some(lines[0].0);
                 if turn % 6 == 0 {
                     assert_eq!(beam(&eval, &game, &hidden, 1, MAX_WIDTH), expected);
                     let one_ply = crate::search::one_ply(&eval, &game, &hidden);
                     differ_from_one_ply += usize::from(one_ply != expected);
+                    second_look_decides += usize::from(Some(once_best) != expected);
                     checked += 1;
                 }
                 let mv = beam(&eval, &game, &position, 6, 8).unwrap();
@@ -369,8 +475,10 @@ mod tests {
             }
         }
         assert_eq!(checked, 30);
-        // The expected next move is not the move's own evaluation.
+        // The expected next moves are not the move's own evaluation, and the second piece
+        // changes the choice of the first.
         assert!(differ_from_one_ply > 0);
+        assert!(second_look_decides > 0);
     }
 
     const MAX_WIDTH: usize = crate::search::MAX_BEAM_WIDTH;

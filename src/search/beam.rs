@@ -165,13 +165,13 @@ fn look_once<G: Game>(
 /// A line past the last piece shown valued two pieces further: the mean, over the pieces that
 /// may come, of the best of that piece's [`SECOND_LOOK_MOVES`] best moves, each valued by the
 /// piece after it ([`look_once`]). `scratch` holds those moves (value, points banked after
-/// them, position) so that no line allocates.
+/// them unless the move ended the game, position) so that no line allocates.
 fn look_twice<G: Game>(
     eval: &LinearPlayer,
     game: &G,
     node: &Node<G>,
     points_weight: f64,
-    scratch: &mut Vec<(f64, f64, G::Position)>,
+    scratch: &mut Vec<(f64, Option<f64>, G::Position)>,
 ) -> f64 {
     if node.value == f64::NEG_INFINITY {
         return node.value;
@@ -187,11 +187,7 @@ fn look_twice<G: Game>(
             }
             // A move that ends the game is worth its own value: nothing comes after it.
             let ended = outcome.game_over || outcome.terminal_value.is_some();
-            let banked = if ended {
-                f64::NAN
-            } else {
-                node.banked + points_weight * outcome.points
-            };
+            let banked = (!ended).then_some(node.banked + points_weight * outcome.points);
             // Equal values keep the earlier move first, as the beam does.
             let at = scratch
                 .iter()
@@ -203,11 +199,9 @@ fn look_twice<G: Game>(
         let best = scratch
             .iter()
             .map(|(value, banked, after)| {
-                if banked.is_nan() {
-                    *value
-                } else {
-                    look_once(eval, game, after, *banked, points_weight).unwrap_or(*value)
-                }
+                banked
+                    .and_then(|banked| look_once(eval, game, after, banked, points_weight))
+                    .unwrap_or(*value)
             })
             .fold(f64::NEG_INFINITY, f64::max);
         expected += probability * best;

@@ -113,8 +113,10 @@ pub fn beam<G: Game>(
 }
 
 /// How many of the best lines past the last piece shown look two pieces further, not one: the
-/// second unseen piece changes which of the close lines comes first, and looking at it costs
-/// about as much as the whole beam, so only the lines that may come first get it.
+/// second unseen piece changes which of the close lines comes first, and for eight lines it
+/// already costs more than twice the rest of the search, so only the lines that may come first
+/// get it. (The best line of each of eight first moves instead, leaving out the other lines of
+/// the same first move, played worse: 25,364 against 25,460 on 200 training games.)
 const SECOND_LOOK_LINES: usize = 8;
 /// How many of the first unseen piece's best moves a second look follows: the drawn piece's
 /// other moves would rarely be chosen.

@@ -188,8 +188,8 @@ fn look_twice<G: Game>(
                 return;
             }
             // A move that ends the game is worth its own value: nothing comes after it.
-            let ended = outcome.game_over || outcome.terminal_value.is_some();
-            let banked = (!ended).then_some(node.banked + points_weight * outcome.points);
+            let banked =
+                (!ends_line(outcome)).then_some(node.banked + points_weight * outcome.points);
             // Equal values keep the earlier move first, as the beam does.
             let at = scratch
                 .iter()
@@ -224,7 +224,7 @@ fn child<G: Game>(
     outcome: &crate::game::Outcome,
     features: &crate::game::FeatureValues,
 ) -> Node<G> {
-    let ended = outcome.game_over || outcome.terminal_value.is_some();
+    let ended = ends_line(outcome);
     Node {
         first,
         order,
@@ -233,6 +233,11 @@ fn child<G: Game>(
         value: line_value(eval, banked, points_weight, outcome, features),
         settled: ended || !known,
     }
+}
+
+/// Whether a move ends its line: the game is over, decided or not, so nothing follows it.
+fn ends_line(outcome: &crate::game::Outcome) -> bool {
+    outcome.game_over || outcome.terminal_value.is_some()
 }
 
 /// The value of a line whose moves before the last banked `banked`, ending with a move of

@@ -13,14 +13,14 @@ use stacktune::search::{beam, one_ply};
 use stacktune::weights::WeightFile;
 use std::hint::black_box;
 
-/// The shipped level-2 beam: `[search] beam_width = 32` in `weights/contest/beam-l2.toml`.
-const WIDTH: usize = 32;
 /// Every piece a contest position shows: the current one and five previews.
 const DEPTH: u32 = 6;
 
-fn player(game: &Contest) -> LinearPlayer {
-    let text = include_str!("../weights/contest/beam-l2.toml");
-    LinearPlayer::from_file(game, &WeightFile::parse(text).unwrap()).unwrap()
+/// The shipped level-2 weights and the width of the beam they name (`[search] beam_width`).
+fn player(game: &Contest) -> (LinearPlayer, usize) {
+    let file = WeightFile::parse(include_str!("../weights/contest/beam-l2.toml")).unwrap();
+    let width = file.search.expect("beam-l2.toml names its beam").beam_width;
+    (LinearPlayer::from_file(game, &file).unwrap(), width)
 }
 
 /// Every tenth position from turn 20 to 160 of eight seeded level-2 games played by a narrow
@@ -43,7 +43,7 @@ fn mid_game_positions(game: &Contest, eval: &LinearPlayer) -> Vec<Position> {
 
 fn moves_per_second(c: &mut Criterion) {
     let game = Contest::new(2, false).unwrap();
-    let eval = player(&game);
+    let (eval, width) = player(&game);
     let positions = mid_game_positions(&game, &eval);
     let mut group = c.benchmark_group("contest_move");
     group.throughput(Throughput::Elements(positions.len() as u64));
@@ -56,11 +56,11 @@ fn moves_per_second(c: &mut Criterion) {
         })
     });
     group.sample_size(10);
-    group.bench_function("beam_32", |b| {
+    group.bench_function(format!("beam_{width}"), |b| {
         b.iter(|| {
             positions
                 .iter()
-                .filter_map(|p| beam(&eval, &game, black_box(p), DEPTH, WIDTH))
+                .filter_map(|p| beam(&eval, &game, black_box(p), DEPTH, width))
                 .count()
         })
     });

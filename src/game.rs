@@ -58,15 +58,40 @@ impl EpisodeLimits {
 }
 
 /// What one episode measured.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpisodeResult {
     /// The fitness measure the game reports for this episode (mean lines for research Tetris).
     pub score: f64,
+    /// How many games `score` stands for: 1 for a game played. An estimate that measures a
+    /// stretch of play and the games expected to end in it (research Tetris's splitting: the
+    /// stretch's lines over its expected top-outs) gives both, so that a mean over episodes
+    /// is Σ score / Σ games, the ratio of sums, and not a mean of ratios, which would be
+    /// biased upwards by the noise of each estimate's few expected top-outs.
+    pub games: f64,
     /// Moves (pieces) played: throughput is counted in these.
     pub moves: u64,
     /// Counts a game reports per episode beside its score, named by
     /// [`Game::detail_names`] (contest Tetris: lines, clears by size, game overs).
     pub details: [u64; MAX_DETAILS],
+}
+
+impl Default for EpisodeResult {
+    /// Nothing played yet, of one game.
+    fn default() -> Self {
+        EpisodeResult {
+            score: 0.0,
+            games: 1.0,
+            moves: 0,
+            details: [0; MAX_DETAILS],
+        }
+    }
+}
+
+impl EpisodeResult {
+    /// The episode's own figure: its score per game it stands for.
+    pub fn per_game(&self) -> f64 {
+        self.score / self.games
+    }
 }
 
 /// Most per-episode counts a game may report.
@@ -164,7 +189,7 @@ pub trait Game: Send + Sync {
         &self,
         player: &impl Policy<Self>,
         index: u64,
-        mut rng: ChaCha8Rng,
+        rng: ChaCha8Rng,
         limits: EpisodeLimits,
         observe: &mut impl FnMut(&Self::Position, &EpisodeResult),
     ) -> EpisodeResult
@@ -172,10 +197,7 @@ pub trait Game: Send + Sync {
         Self: Sized,
     {
         let _ = index;
-        let position = self.start(&mut rng);
-        play_from(self, player, position, limits, observe, |position, mv| {
-            self.apply(position, mv, &mut rng)
-        })
+        play_alone(self, player, rng, limits, observe)
     }
 
     /// The opponents of a two-player game, by name, in the order episodes meet them: episode
@@ -235,6 +257,22 @@ pub trait Game: Send + Sync {
 
     /// A drawing of the position for the terminal (`watch`).
     fn render(&self, position: &Self::Position) -> String;
+}
+
+/// The default [`Game::episode`]: a game from [`Game::start`], played alone with [`play_from`],
+/// every piece drawn from `rng`. A game that measures its episodes another way in some settings
+/// (research Tetris's splitting estimates) plays this in the others.
+pub fn play_alone<G: Game>(
+    game: &G,
+    player: &impl Policy<G>,
+    mut rng: ChaCha8Rng,
+    limits: EpisodeLimits,
+    observe: &mut impl FnMut(&G::Position, &EpisodeResult),
+) -> EpisodeResult {
+    let position = game.start(&mut rng);
+    play_from(game, player, position, limits, observe, |position, mv| {
+        game.apply(position, mv, &mut rng)
+    })
 }
 
 /// Plays a game alone from `position` until it ends or reaches the move limit, `player`

@@ -19,6 +19,9 @@ pub const GENERATIONS: RangeInclusive<u64> = 1..=1_000_000;
 pub const REPEATS: RangeInclusive<u64> = 1..=100;
 /// Training games per run in a comparison.
 pub const GAMES_BUDGET: RangeInclusive<u64> = 1..=1_000_000_000;
+/// Trajectories a level of a splitting estimate (`--splitting`): below ten a level's chance
+/// is too coarse to mean anything.
+pub const SPLITTING_EFFORT: RangeInclusive<u32> = 10..=1_000_000;
 /// Worker threads (0 = one per core).
 pub const THREADS: RangeInclusive<usize> = 0..=256;
 

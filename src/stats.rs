@@ -1,5 +1,6 @@
 //! Summary statistics of per-game results.
 
+use crate::game::EpisodeResult;
 use serde::Serialize;
 
 /// Mean, spread and range of a sample, as `play` reports them.
@@ -57,6 +58,36 @@ impl Summary {
     }
 }
 
+impl Summary {
+    /// Summarises episodes: [`Summary::of`] their scores when each is a game played; when
+    /// episodes stand for other numbers of games (splitting estimates), the mean is the ratio
+    /// Σ score / Σ games with its delta-method interval, and the spread, median and range are
+    /// those of the episodes' own figures.
+    pub fn of_results(results: &[EpisodeResult]) -> Summary {
+        let per_game: Vec<f64> = results.iter().map(EpisodeResult::per_game).collect();
+        if results.iter().all(|r| r.games == 1.0) {
+            return Summary::of(&per_game);
+        }
+        let mut summary = Summary::of(&per_game);
+        let n = results.len() as f64;
+        let games: f64 = results.iter().map(|r| r.games).sum();
+        let ratio = results.iter().map(|r| r.score).sum::<f64>() / games;
+        // Var(Σy / Σx) ≈ Σ (y − R x)² / ((n − 1) n x̄²).
+        let residuals: f64 = results
+            .iter()
+            .map(|r| (r.score - ratio * r.games).powi(2))
+            .sum();
+        let mean_games = games / n;
+        summary.mean = ratio;
+        summary.ci95 = if n > 1.0 {
+            1.96 * (residuals / ((n - 1.0) * n)).sqrt() / mean_games
+        } else {
+            0.0
+        };
+        summary
+    }
+}
+
 /// The `q` quantile of `values` (0 ≤ q ≤ 1), interpolating linearly between order statistics
 /// (R's type 7, numpy's default); 0 for an empty sample.
 pub fn quantile(values: &[f64], q: f64) -> f64 {
@@ -86,6 +117,28 @@ mod tests {
     }
 
     use super::*;
+
+    /// Two estimates of 100 lines over 0.5 and 300 over 1.5 expected games: 400 / 2 = 200 a
+    /// game (their own figures 200 and 200: no spread, and no residual either).
+    #[test]
+    fn episodes_of_several_games_average_as_a_ratio_of_sums() {
+        let r = |score, games| EpisodeResult {
+            score,
+            games,
+            ..EpisodeResult::default()
+        };
+        let s = Summary::of_results(&[r(100.0, 0.5), r(300.0, 1.5)]);
+        assert_eq!((s.mean, s.ci95, s.median), (200.0, 0.0, 200.0));
+        // 30 / 0.1 and 10 / 0.3: the mean of ratios would be 166.7, the ratio of sums is 100;
+        // residuals 20 and −20: √(800 / 2) / 0.2 × 1.96.
+        let s = Summary::of_results(&[r(30.0, 0.1), r(10.0, 0.3)]);
+        assert!((s.mean - 100.0).abs() < 1e-12);
+        assert!((s.ci95 - 1.96 * 20.0 / 0.2).abs() < 1e-9);
+        assert_eq!((s.min, s.max), (10.0 / 0.3, 300.0));
+        // Games played: exactly `of` over the scores.
+        let played = [r(3.0, 1.0), r(5.0, 1.0), r(10.0, 1.0)];
+        assert_eq!(Summary::of_results(&played), Summary::of(&[3.0, 5.0, 10.0]));
+    }
 
     #[test]
     fn known_sample() {

@@ -30,7 +30,7 @@ const RESULTS: Tag = 3;
 const STOP: Tag = 4;
 
 /// 64-bit words per game result: score (its bits), moves, details.
-const WORDS: usize = 2 + MAX_DETAILS;
+const WORDS: usize = 3 + MAX_DETAILS;
 
 /// Runs `command` as an MPI job's rank 0, or serves it as another rank. Every rank first
 /// checks that all run the same binary with the same arguments; a mismatch, or a command that
@@ -182,7 +182,7 @@ fn serve(world: &SimpleCommunicator) -> Result<()> {
 fn encode(results: &[EpisodeResult]) -> Vec<u64> {
     let mut words = Vec::with_capacity(results.len() * WORDS);
     for r in results {
-        words.extend([r.score.to_bits(), r.moves]);
+        words.extend([r.score.to_bits(), r.games.to_bits(), r.moves]);
         words.extend(r.details);
     }
     words
@@ -193,8 +193,9 @@ fn decode(words: &[u64]) -> Vec<EpisodeResult> {
         .chunks_exact(WORDS)
         .map(|w| EpisodeResult {
             score: f64::from_bits(w[0]),
-            moves: w[1],
-            details: w[2..].try_into().expect("WORDS - 2 details"),
+            games: f64::from_bits(w[1]),
+            moves: w[2],
+            details: w[3..].try_into().expect("WORDS - 3 details"),
         })
         .collect()
 }
@@ -282,11 +283,13 @@ mod tests {
         let results = vec![
             EpisodeResult {
                 score: 0.1 + 0.2,
+                games: 1e-7 / 3.0,
                 moves: 7,
                 details: [1, 2, 3, 4, 5, 6, 7, 8],
             },
             EpisodeResult {
                 score: -0.0,
+                games: 1.0,
                 moves: u64::MAX,
                 details: [0; MAX_DETAILS],
             },

@@ -123,6 +123,7 @@ impl EvolveArgs {
         c.game.depth = g.depth.or(c.game.depth);
         c.game.beam_width = g.beam_width.or(c.game.beam_width);
         c.game.level = g.level.or(c.game.level);
+        c.game.splitting = g.splitting.or(c.game.splitting);
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();
         }

@@ -9,7 +9,7 @@ use crate::report_page::{ReplayPage, render_replays};
 use crate::search::Player;
 use crate::stats::Summary;
 use crate::with_game;
-use anyhow::Result;
+use anyhow::{Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -124,6 +124,19 @@ impl Versus {
 pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
+    if args.game.splitting.is_some() {
+        for (given, flag) in [
+            (args.max_pieces.is_some_and(|m| m > 0), "--max-pieces"),
+            (args.replay_html.is_some(), "--replay-html"),
+            (args.pieces.is_some(), "--pieces"),
+        ] {
+            if given {
+                bail!(
+                    "{flag} needs games played out; --splitting estimates them without playing them out"
+                );
+            }
+        }
+    }
     if let Some(pieces) = &args.pieces {
         return super::play_pieces::run(&any, &file, pieces, &args);
     }
@@ -227,7 +240,7 @@ pub fn play<G: Game>(
             .collect()
     };
     Ok(PlayReport {
-        summary: Summary::of(&scores),
+        summary: Summary::of_results(&results),
         total_pieces,
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
         opponents,

@@ -4,7 +4,7 @@ use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::rng::game_stream;
 use crate::with_game;
-use anyhow::Result;
+use anyhow::{Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -29,6 +29,11 @@ pub struct WatchArgs {
 
 pub fn run(mut args: WatchArgs) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
+    if args.game.splitting.is_some() {
+        bail!(
+            "watch shows a game played out; --splitting estimates games without playing them out"
+        );
+    }
     let any = args.game.build()?;
     with_game!(&any, g => {
         let g = &g.numbered_from(args.seed);

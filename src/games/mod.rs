@@ -90,6 +90,12 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fitness: Option<String>,
+    /// Research tetris: each game is a multilevel-splitting estimate of an uncapped game's
+    /// mean lines, EFFORT trajectories a level (e.g. 500), not a game played out: seconds for
+    /// players whose games last hours.
+    #[arg(long, value_name = "EFFORT")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splitting: Option<u32>,
 }
 
 /// The rulesets whose settings differ: what [`GameSpec::check_settings`] tells apart.
@@ -215,6 +221,9 @@ impl GameSpec {
         if let Some(l) = self.level {
             s += &format!(" --level {l}");
         }
+        if let Some(n) = self.splitting {
+            s += &format!(" --splitting {n}");
+        }
         for o in &self.opponents {
             s += &format!(" --opponent {o}");
         }
@@ -246,7 +255,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 13] = [
+        let settings: [(&str, bool, &[Ruleset]); 14] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -263,6 +272,7 @@ impl GameSpec {
             ("--preview", self.preview, &[Research, Puyo]),
             ("--level", self.level.is_some(), &[Contest]),
             ("--all-clear", self.all_clear, &[Contest]),
+            ("--splitting", self.splitting.is_some(), &[Research]),
             (
                 "--beam-width",
                 self.beam_width.is_some(),
@@ -318,6 +328,9 @@ impl GameSpec {
                 if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {
                     bail!("unknown tetris rules `{r}`; valid rules: research, contest");
                 }
+                if let Some(effort) = self.splitting {
+                    crate::limits::check("--splitting", effort, &crate::limits::SPLITTING_EFFORT)?;
+                }
                 let game =
                     tetris::Tetris::new(self.width.unwrap_or(10), self.height.unwrap_or(20))?
                         .with_randomizer(if self.bag7 {
@@ -326,7 +339,8 @@ impl GameSpec {
                             tetris::Randomizer::Uniform
                         })
                         .with_topout_allowed(self.allow_topout)
-                        .with_preview(self.preview);
+                        .with_preview(self.preview)
+                        .with_splitting(self.splitting);
                 Ok(AnyGame::Tetris(game))
             }
             "puyo" => Ok(AnyGame::Puyo(puyo::Puyo::from_spec(self)?)),

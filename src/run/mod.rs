@@ -270,6 +270,12 @@ impl RunConfig {
         limits::check("validation_games", self.validation_games, &HELD_OUT_GAMES)?;
         limits::check("final_games", self.final_games, &HELD_OUT_GAMES)?;
         limits::check("threads", self.threads, &THREADS)?;
+        if self.game.splitting.is_some() && (self.max_pieces > 0 || self.validation_max_pieces > 0)
+        {
+            bail!(
+                "max_pieces (--max-pieces) and validation_max_pieces cap games, and splitting estimates uncapped ones: set them to 0 or remove splitting"
+            );
+        }
         if self.validate_every == 0 {
             bail!("validate_every must be at least 1");
         }
@@ -762,8 +768,7 @@ fn held_out(
     let results = backend
         .play(&batch, stop, progress)?
         .context("stopped during validation; resume with --resume")?;
-    let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
-    Ok(Summary::of(&scores))
+    Ok(Summary::of_results(&results))
 }
 
 /// Every run folder shipped under reports/: the reference runs, and the runs of the shipped

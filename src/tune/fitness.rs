@@ -21,10 +21,14 @@ pub struct Scores {
 impl Scores {
     /// The scores of candidates that each played `games` games, `results` candidate by
     /// candidate in game order; summed in that order, so the figures are always the same bits.
+    /// A candidate's fitness is the sum of its scores over the sum of the games they stand for
+    /// (see [`EpisodeResult::games`]): its mean score when each is a game played.
     pub fn of(results: &[EpisodeResult], games: u64) -> Scores {
         let fitness = results
             .chunks(games as usize)
-            .map(|c| c.iter().map(|r| r.score).sum::<f64>() / games as f64)
+            .map(|c| {
+                c.iter().map(|r| r.score).sum::<f64>() / c.iter().map(|r| r.games).sum::<f64>()
+            })
             .collect();
         Scores {
             fitness,

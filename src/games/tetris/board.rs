@@ -257,6 +257,16 @@ impl Board {
         Landing::of(drop, y, topout, full)
     }
 
+    /// Rows up to the highest filled cell of any column: the height a top-out is near.
+    #[inline]
+    pub fn stack_height(&self) -> u32 {
+        column_height(
+            self.cols[..self.width as usize]
+                .iter()
+                .fold(0, |all, &c| all | c),
+        )
+    }
+
     /// The full rows, as a mask of row bits.
     #[inline]
     pub fn full_rows(&self) -> u64 {

@@ -6,8 +6,11 @@ pub mod listing;
 mod page;
 pub mod pieces;
 pub mod sequence;
+mod splitting;
 
-use crate::game::{FeatureMask, FeatureValues, Game, Outcome};
+use crate::game::{
+    EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, play_alone,
+};
 use anyhow::{Result, bail};
 use board::{
     Board, DropBase, FEATURE_NAMES, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, MOVE_FEATURES,
@@ -40,6 +43,9 @@ pub struct Tetris {
     allow_topout: bool,
     /// The player also sees the next piece.
     preview: bool,
+    /// An episode is a splitting estimate of an uncapped game's mean lines with this many
+    /// trajectories a level (`splitting.rs`), not a game played out.
+    splitting: Option<u32>,
     table: DropTable,
 }
 
@@ -87,6 +93,7 @@ impl Tetris {
             randomizer: Randomizer::Uniform,
             allow_topout: false,
             preview: false,
+            splitting: None,
             table: DropTable::new(width),
         })
     }
@@ -103,6 +110,13 @@ impl Tetris {
 
     pub fn with_preview(mut self, preview: bool) -> Tetris {
         self.preview = preview;
+        self
+    }
+
+    /// Episodes estimate an uncapped game's mean lines by splitting, `effort` trajectories a
+    /// level, instead of playing a game out: for players whose games last hours.
+    pub fn with_splitting(mut self, effort: Option<u32>) -> Tetris {
+        self.splitting = effort;
         self
     }
 
@@ -213,7 +227,10 @@ impl Game for Tetris {
             } else {
                 ""
             },
-        )
+        ) + &self
+            .splitting
+            .map(|n| format!(", splitting estimates ({n} a level)"))
+            .unwrap_or_default()
     }
 
     fn feature_names(&self) -> &'static [&'static str] {
@@ -290,6 +307,20 @@ impl Game for Tetris {
 
     fn score_name(&self) -> &'static str {
         "lines"
+    }
+
+    fn episode(
+        &self,
+        player: &impl Policy<Self>,
+        _index: u64,
+        mut rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Position, &EpisodeResult),
+    ) -> EpisodeResult {
+        if let Some(effort) = self.splitting {
+            return splitting::estimate(self, player, effort, &mut rng, observe);
+        }
+        play_alone(self, player, rng, limits, observe)
     }
 
     fn render(&self, position: &Position) -> String {

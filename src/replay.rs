@@ -44,6 +44,13 @@ pub trait Replayable: Game + Clone {
         chosen: Option<Self::Move>,
         after: &Self::Position,
     ) -> Option<Vec<Value>>;
+
+    /// For a game whose episodes are estimates rather than games (research Tetris under
+    /// `--splitting`), the same game with its games played out, which is what a replay shows;
+    /// `None` for a game whose episodes are games.
+    fn played_out(&self) -> Option<Self> {
+        None
+    }
 }
 
 /// One recorded game, as the page's JSON holds it.
@@ -95,7 +102,9 @@ impl<G: Game> Policy<G> for Recording<'_, G::Move> {
 }
 
 /// Plays game `index` of `play --seed seed` with `player` under `limits` (the game numbered
-/// from `seed` as `play` numbers it), storing its first `cap` moves.
+/// from `seed` as `play` numbers it), storing its first `cap` moves. A game whose episodes are
+/// estimates is played out instead, and stopped after those `cap` moves: its games may last
+/// hundreds of millions of moves.
 pub fn record<G: Replayable>(
     game: &G,
     player: &Player,
@@ -104,6 +113,11 @@ pub fn record<G: Replayable>(
     limits: EpisodeLimits,
     cap: u64,
 ) -> Replay {
+    let played_out = game.played_out();
+    let (game, limits) = match &played_out {
+        Some(whole) => (whole, EpisodeLimits::capped(cap)),
+        None => (game, limits),
+    };
     let game = &game.numbered_from(seed);
     let recording = Recording {
         player,

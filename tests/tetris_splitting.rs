@@ -213,3 +213,51 @@ fn settings_that_need_whole_games_are_refused() {
         "watch shows a game played out; --splitting estimates games without playing them out",
     );
 }
+
+/// A run tuned on estimates: its report replays a game played out (stopped after the moves the
+/// page stores), not an estimate, and says so in the command it prints; the held-out figure's
+/// command keeps `--splitting`.
+#[test]
+fn a_run_on_estimates_replays_a_game_played_out() {
+    let dir = std::env::temp_dir().join(format!("stacktune-splitting-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&[
+        "evolve",
+        "--width",
+        "6",
+        "--height",
+        "10",
+        "--splitting",
+        "20",
+        "--max-pieces",
+        "0",
+        "--generations",
+        "2",
+        "--games",
+        "2",
+        "--population",
+        "6",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let best = dir.join("best.toml");
+    let best = best.to_str().unwrap();
+    assert!(page.contains(&format!(
+        "stacktune play --weights {best} --width 6 --height 10 --seed 1000001 --games 1 --max-pieces 5000"
+    )));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "stacktune play --weights {best} --width 6 --height 10 --splitting 20 --seed 1000001 --games 2000"
+        )),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -393,6 +393,20 @@ impl RunConfig {
         )
     }
 
+    /// The `play` command of the game a replay of `weights` shows (game 0 of the held-out
+    /// games): the run's, or when the run scores splitting estimates, that game played out
+    /// and stopped after the `cap` moves the replay stores.
+    pub fn replay_command(&self, weights: &Path, cap: u64) -> String {
+        if self.game.splitting.is_none() {
+            return self.play_command(weights, 1);
+        }
+        let whole = GameSpec {
+            splitting: None,
+            ..self.game.clone()
+        };
+        whole.play_command(weights, self.validation_seed, 1, cap)
+    }
+
     /// The config as TOML, the way `run.toml` stores it.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a run config serialises")

@@ -56,7 +56,7 @@ impl<G: Replayable> ReportPage<'_, G> {
                     config.validation_seed,
                     config.validation_limits(),
                     self.cap,
-                    &config.play_command(&best_toml, 1),
+                    &config.replay_command(&best_toml, self.cap),
                 )
             }
             None => Vec::new(),

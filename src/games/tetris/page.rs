@@ -66,4 +66,10 @@ impl Replayable for Tetris {
             Tetris::piece_letter(drawn).to_string().into(),
         ])
     }
+
+    fn played_out(&self) -> Option<Tetris> {
+        self.splitting
+            .is_some()
+            .then(|| self.clone().with_splitting(None))
+    }
 }

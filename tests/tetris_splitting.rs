@@ -146,6 +146,30 @@ fn on_10x20_estimates_agree_with_published_players() {
     assert!(dt20["total_pieces"].as_u64().unwrap() < 20_000_000);
 }
 
+/// The shipped 10 × 20 weights, tuned on estimates (`reports/tetris-10x20-splitting/`), above
+/// BCTS/DU with both intervals apart on the same 100 estimates (README gives 20 whole games:
+/// 44.1 M against BCTS/DU's 31.2 M).
+#[test]
+fn shipped_10x20_weights_beat_bcts_du() {
+    let ours = estimate(
+        "weights/tetris/stacktune-10x20.toml",
+        ("10", "20"),
+        "500",
+        "100",
+        "0",
+    );
+    let bcts = estimate(
+        "weights/tetris/bcts-du.toml",
+        ("10", "20"),
+        "500",
+        "100",
+        "0",
+    );
+    let low = ours["mean"].as_f64().unwrap() - ours["ci95"].as_f64().unwrap();
+    let high = bcts["mean"].as_f64().unwrap() + bcts["ci95"].as_f64().unwrap();
+    assert!(low > high, "ours from {low:.0}, BCTS/DU up to {high:.0}");
+}
+
 #[test]
 fn estimates_do_not_depend_on_threads() {
     let one = estimate(

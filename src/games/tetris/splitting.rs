@@ -159,7 +159,10 @@ fn rise(
     result: &mut EpisodeResult,
     tick: &mut impl FnMut(&Position, &mut EpisodeResult),
 ) -> Option<Entry> {
-    let mut position = start?;
+    // A game that ended on the way has reached every level above.
+    let Some(mut position) = start else {
+        return Some(None);
+    };
     loop {
         let h = position.board.stack_height();
         if h >= target {
@@ -173,5 +176,53 @@ fn rise(
         if !alive {
             return Some(None);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tetris::{Placement, board::Board};
+    use crate::rng::game_stream;
+
+    /// Never called: a game that has ended is not played on.
+    struct NoPlayer;
+
+    impl Policy<Tetris> for NoPlayer {
+        fn choose(&self, _: &Tetris, _: &Position) -> Option<Placement> {
+            unreachable!("a start at or past its level is not played")
+        }
+    }
+
+    /// A trajectory whose game ended at an earlier level has reached every level above it, and
+    /// one already at its target has reached it, without a move; one at the usual height or
+    /// below has fallen back.
+    #[test]
+    fn starts_at_or_past_the_target_have_reached_it() {
+        let game = Tetris::new(6, 10).unwrap();
+        let mut rng = game_stream(1, 0);
+        let mut result = EpisodeResult::default();
+        let mut tick = |_: &Position, r: &mut EpisodeResult| r.moves += 1;
+        let mut rise_from = |start: Entry, target| {
+            rise(
+                &game,
+                &NoPlayer,
+                start,
+                target,
+                2,
+                &mut rng,
+                &mut result,
+                &mut tick,
+            )
+        };
+        assert_eq!(rise_from(None, 11), Some(None));
+        let mut board = Board::empty(6, 10);
+        board.fill(0, 0b11111);
+        let high = Position::new(board, 0);
+        assert_eq!(rise_from(Some(high), 5), Some(Some(high)));
+        let mut low = Board::empty(6, 10);
+        low.fill(3, 0b11);
+        assert_eq!(rise_from(Some(Position::new(low, 0)), 5), None);
+        assert_eq!(result.moves, 0);
     }
 }

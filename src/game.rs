@@ -92,6 +92,12 @@ impl EpisodeResult {
     pub fn per_game(&self) -> f64 {
         self.score / self.games
     }
+
+    /// The mean score a game of `results`: Σ score / Σ games, summed in their order (the plain
+    /// mean when each is a game played). What fitness and every reported mean are.
+    pub fn mean_per_game(results: &[EpisodeResult]) -> f64 {
+        results.iter().map(|r| r.score).sum::<f64>() / results.iter().map(|r| r.games).sum::<f64>()
+    }
 }
 
 /// Most per-episode counts a game may report.

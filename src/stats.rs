@@ -65,19 +65,18 @@ impl Summary {
     /// those of the episodes' own figures.
     pub fn of_results(results: &[EpisodeResult]) -> Summary {
         let per_game: Vec<f64> = results.iter().map(EpisodeResult::per_game).collect();
-        if results.iter().all(|r| r.games == 1.0) {
-            return Summary::of(&per_game);
-        }
         let mut summary = Summary::of(&per_game);
+        if results.iter().all(|r| r.games == 1.0) {
+            return summary;
+        }
         let n = results.len() as f64;
-        let games: f64 = results.iter().map(|r| r.games).sum();
-        let ratio = results.iter().map(|r| r.score).sum::<f64>() / games;
+        let ratio = EpisodeResult::mean_per_game(results);
         // Var(Σy / Σx) ≈ Σ (y − R x)² / ((n − 1) n x̄²).
         let residuals: f64 = results
             .iter()
             .map(|r| (r.score - ratio * r.games).powi(2))
             .sum();
-        let mean_games = games / n;
+        let mean_games = results.iter().map(|r| r.games).sum::<f64>() / n;
         summary.mean = ratio;
         summary.ci95 = if n > 1.0 {
             1.96 * (residuals / ((n - 1.0) * n)).sqrt() / mean_games

@@ -26,9 +26,7 @@ impl Scores {
     pub fn of(results: &[EpisodeResult], games: u64) -> Scores {
         let fitness = results
             .chunks(games as usize)
-            .map(|c| {
-                c.iter().map(|r| r.score).sum::<f64>() / c.iter().map(|r| r.games).sum::<f64>()
-            })
+            .map(EpisodeResult::mean_per_game)
             .collect();
         Scores {
             fitness,

@@ -7,6 +7,7 @@ pub mod backend;
 pub mod checkpoint;
 pub mod commands;
 pub mod compare;
+pub mod embed;
 pub mod episode;
 pub mod eval;
 pub mod folder;

@@ -70,16 +70,10 @@ fn exit_on_bad_arguments(e: clap::Error) -> ! {
     ) {
         e.exit();
     }
-    // What is wrong, then any tip, before the usage block and clap's pointer to --help: one
-    // paragraph each; a list (the missing arguments) joins into its paragraph.
-    let text = e.render().to_string();
-    let before_usage = text.split("\nUsage:").next().unwrap_or_default();
-    let what: Vec<String> = before_usage
-        .split("\n\n")
-        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|p| !p.is_empty() && !p.starts_with("For more information"))
-        .collect();
-    eprintln!("{} (--help lists the options)", what.join("; "));
+    eprintln!(
+        "{} (--help lists the options)",
+        stacktune::embed::bad_arguments(&e)
+    );
     std::process::exit(e.exit_code());
 }
 

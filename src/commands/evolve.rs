@@ -5,7 +5,7 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::{RunConfig, evolve, is_finished};
+use crate::run::{RunConfig, RunResult, evolve, is_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
@@ -176,6 +176,41 @@ impl EvolveArgs {
 }
 
 pub fn run(args: EvolveArgs, backend: &dyn Backend) -> Result<()> {
+    let (config, result, opponents) = execute(args, backend)?;
+    let b = &result.best;
+    println!("report: {}", result.dir.display());
+    // Game scores of two-player games lie in [0, 1]: one decimal would hide every difference.
+    let p = if opponents > 0 { 3 } else { 1 };
+    println!(
+        "best weights: {}/best.toml, {:.p$} ± {:.p$} mean per game on {} held-out games",
+        result.dir.display(),
+        b.mean,
+        b.ci95,
+        b.games
+    );
+    if let Some((path, s)) = &result.baseline {
+        println!(
+            "baseline {}: {:.p$} ± {:.p$} on the same games",
+            path.display(),
+            s.mean,
+            s.ci95
+        );
+    }
+    println!(
+        "reproduce the held-out figure: {}",
+        // `play` plays --games against each opponent, taking them in turn as the run does.
+        config.play_command(
+            &result.dir.join("best.toml"),
+            config.final_games / opponents.max(1)
+        )
+    );
+    Ok(())
+}
+
+/// Runs (or resumes) the evolution `args` asks for and returns its config, its result and how
+/// many opponents its held-out games met (0 for a one-player game): what `run` prints, and what
+/// the Python package's `evolve` returns.
+pub fn execute(args: EvolveArgs, backend: &dyn Backend) -> Result<(RunConfig, RunResult, u64)> {
     let mode = Mode::detect(args.quiet);
     let (config, open): (RunConfig, Box<dyn FnOnce() -> Result<RunFolder>>) = match &args.resume {
         Some(dir) => {
@@ -232,32 +267,5 @@ pub fn run(args: EvolveArgs, backend: &dyn Backend) -> Result<()> {
         evolve(g, &config, open, args.resume.is_some(), mode, backend)?,
         g.opponents().len() as u64
     ));
-    let b = &result.best;
-    println!("report: {}", result.dir.display());
-    // Game scores of two-player games lie in [0, 1]: one decimal would hide every difference.
-    let p = if opponents > 0 { 3 } else { 1 };
-    println!(
-        "best weights: {}/best.toml, {:.p$} ± {:.p$} mean per game on {} held-out games",
-        result.dir.display(),
-        b.mean,
-        b.ci95,
-        b.games
-    );
-    if let Some((path, s)) = &result.baseline {
-        println!(
-            "baseline {}: {:.p$} ± {:.p$} on the same games",
-            path.display(),
-            s.mean,
-            s.ci95
-        );
-    }
-    println!(
-        "reproduce the held-out figure: {}",
-        // `play` plays --games against each opponent, taking them in turn as the run does.
-        config.play_command(
-            &result.dir.join("best.toml"),
-            config.final_games / opponents.max(1)
-        )
-    );
-    Ok(())
+    Ok((config, result, opponents))
 }

@@ -421,9 +421,11 @@ pub struct RunResult {
     pub baseline: Option<(PathBuf, Summary)>,
 }
 
+/// The flag that stops a run after its generation: Ctrl-C's, or a host's ([`host_stop_flag`]).
+static STOP: OnceLock<&'static AtomicBool> = OnceLock::new();
+
 /// Raised by Ctrl-C: the loop stops after the current generation's checkpoint is written.
 fn stop_flag() -> &'static AtomicBool {
-    static STOP: OnceLock<&'static AtomicBool> = OnceLock::new();
     STOP.get_or_init(|| {
         let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         // Without a handler (another one is installed) Ctrl-C simply ends the process; the
@@ -431,6 +433,13 @@ fn stop_flag() -> &'static AtomicBool {
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
         flag
     })
+}
+
+/// The stop flag for a host that handles interrupts itself (the Python package turns
+/// KeyboardInterrupt into it): taken before any run, it keeps runs in this process from
+/// installing a Ctrl-C handler, which would take SIGINT from the host for good.
+pub fn host_stop_flag() -> &'static AtomicBool {
+    STOP.get_or_init(|| Box::leak(Box::new(AtomicBool::new(false))))
 }
 
 /// Resolves the tuned features' indices in the game's feature list.

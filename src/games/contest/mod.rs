@@ -91,6 +91,20 @@ impl Contest {
         &self.rules
     }
 
+    /// Plays `mv` for real with the pieces (and level 3's obstacles) drawn from a contest
+    /// stream, as an episode of `play` does: what a caller stepping a game turn by turn (the
+    /// Python package) uses to deal contest seed S exactly, where [`Game::apply`] draws from
+    /// a ChaCha stream.
+    pub fn apply_dealt(
+        &self,
+        position: &mut Position,
+        mv: Request,
+        dealer: &mut ContestStream,
+    ) -> Outcome {
+        let turn = self.rules.play(position, mv, dealer);
+        self.outcome(&turn, position)
+    }
+
     /// The contest seed of episode `index`.
     fn seed_of(&self, index: u64, rng: &mut ChaCha8Rng) -> u64 {
         match self.first_seed {

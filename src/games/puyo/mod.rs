@@ -122,6 +122,11 @@ impl Puyo {
         }
     }
 
+    /// The ruleset: how many rows a field has (Tsu's hidden 13th) and how chains score.
+    pub fn rules_of(&self) -> Rules {
+        self.rules
+    }
+
     /// The game a [`GameSpec`] describes; every setting outside Puyo's range is a one-line error.
     pub fn from_spec(spec: &GameSpec) -> Result<Puyo> {
         if spec.width.is_some_and(|w| w != WIDTH) || spec.height.is_some_and(|h| h != 12) {

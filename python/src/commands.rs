@@ -1,0 +1,163 @@
+//! `play` and `evolve` as the CLI runs them, from Python.
+
+use crate::errors::{bad_arguments, to_py};
+use crate::flags::argv;
+use crate::player::play_args;
+use clap::Parser;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use stacktune::backend::Local;
+use stacktune::commands::evolve::{EvolveArgs, execute};
+use stacktune::run::{RunConfig, RunResult, host_stop_flag};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// `stacktune play`'s report for these flags, as the JSON text `play --json` prints.
+#[pyfunction]
+#[pyo3(signature = (**flags))]
+pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    if flags.is_some_and(|f| f.contains("json").unwrap_or(false)) {
+        return Err(PyValueError::new_err(
+            "json= is the command line's: stacktune.play always returns the JSON report as a dict",
+        ));
+    }
+    let args = play_args(flags)?;
+    let report = py
+        .detach(|| stacktune::embed::play_report(args, &Local))
+        .map_err(to_py)?;
+    serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// `stacktune evolve`'s flags, parsed as the CLI parses them.
+#[derive(Parser)]
+#[command(name = "stacktune evolve", no_binary_name = true)]
+struct EvolveCli {
+    #[command(flatten)]
+    args: EvolveArgs,
+}
+
+type Finished = anyhow::Result<(RunConfig, RunResult, u64)>;
+
+/// A run of `evolve` going on in a thread of its own, so that Python keeps its interpreter
+/// (progress, Ctrl-C) while the run plays its games with the GIL released.
+#[pyclass(module = "stacktune")]
+pub struct Run {
+    thread: Mutex<Option<JoinHandle<Finished>>>,
+}
+
+/// Starts `stacktune evolve` with these flags; `config_text`, when given, is a run config's
+/// TOML, written to a file of its own beside the working folder (so that the relative paths
+/// it names are the working folder's) for the run's time.
+#[pyfunction]
+#[pyo3(signature = (config_json=None, **flags))]
+pub fn start_evolve(
+    config_json: Option<String>,
+    flags: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Run> {
+    let mut argv = argv("evolve", flags)?;
+    let config_file = match config_json {
+        Some(json) => {
+            let value: serde_json::Value =
+                serde_json::from_str(&json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let table = toml::Value::try_from(value)
+                .map_err(|e| PyValueError::new_err(format!("run config: {e}")))?;
+            let text = toml::to_string(&table)
+                .map_err(|e| PyValueError::new_err(format!("run config: {e}")))?;
+            let mut file = tempfile::Builder::new()
+                .prefix(".stacktune-config-")
+                .suffix(".toml")
+                .tempfile_in(".")
+                .map_err(|e| {
+                    to_py(
+                        anyhow::Error::new(e)
+                            .context("cannot write the run config beside the working folder"),
+                    )
+                })?;
+            std::io::Write::write_all(&mut file, text.as_bytes())
+                .map_err(|e| to_py(anyhow::Error::new(e).context("cannot write the run config")))?;
+            argv.push("--config".into());
+            argv.push(file.path().display().to_string());
+            Some(file)
+        }
+        None => None,
+    };
+    let args = EvolveCli::try_parse_from(&argv[1..])
+        .map_err(|e| bad_arguments(&e))?
+        .args;
+    let stop = host_stop_flag();
+    stop.store(false, Ordering::SeqCst);
+    let thread = std::thread::spawn(move || {
+        let result = execute(args, &Local);
+        drop(config_file);
+        result
+    });
+    Ok(Run {
+        thread: Mutex::new(Some(thread)),
+    })
+}
+
+#[pymethods]
+impl Run {
+    /// Waits up to `seconds` (None: until the end) for the run to end; whether it has.
+    #[pyo3(signature = (seconds=None))]
+    fn wait(&self, py: Python<'_>, seconds: Option<f64>) -> bool {
+        let finished = || {
+            self.thread
+                .lock()
+                .unwrap()
+                .as_ref()
+                .is_none_or(|t| t.is_finished())
+        };
+        py.detach(|| {
+            let step = Duration::from_millis(20);
+            let mut waited = 0.0;
+            while !finished() {
+                if seconds.is_some_and(|s| waited >= s) {
+                    return false;
+                }
+                std::thread::sleep(step);
+                waited += step.as_secs_f64();
+            }
+            true
+        })
+    }
+
+    /// Asks the run to stop once its generation is done and checkpointed (what Ctrl-C does).
+    fn stop(&self) {
+        host_stop_flag().store(true, Ordering::SeqCst);
+    }
+
+    /// The finished run's folder and held-out figures as JSON; KeyboardInterrupt when it was
+    /// stopped (it resumes with `evolve(resume=folder)`), the CLI's error otherwise.
+    fn result(&self, py: Python<'_>) -> PyResult<String> {
+        let thread = self
+            .thread
+            .lock()
+            .unwrap()
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("the run's result was already taken"))?;
+        let finished = py
+            .detach(|| thread.join())
+            .map_err(|_| PyRuntimeError::new_err("the run's thread panicked"))?;
+        let stopped = host_stop_flag().load(Ordering::SeqCst);
+        let (config, result, opponents) = finished.map_err(|e| {
+            if stopped {
+                PyKeyboardInterrupt::new_err(format!("{e:#}"))
+            } else {
+                to_py(e)
+            }
+        })?;
+        let best = result.dir.join("best.toml");
+        let summary = serde_json::json!({
+            "folder": result.dir,
+            "best_weights": best,
+            "held_out": result.best,
+            "baseline": result.baseline.as_ref().map(|(path, s)| serde_json::json!({"weights": path, "held_out": s})),
+            "play_command": config.play_command(&best, config.final_games / opponents.max(1)),
+        });
+        Ok(summary.to_string())
+    }
+}

@@ -1,0 +1,528 @@
+//! The game classes: `Tetris`, `ContestTetris`, `Puyo` and `ConnectN`, each a [`State`] of
+//! its game with the same methods, and its own constructors.
+
+use crate::engine::Engine;
+use crate::errors::to_py;
+use crate::moves::{Move, Outcome};
+use crate::state::State;
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use stacktune::game::Game;
+use stacktune::games::connect::Connect;
+use stacktune::games::contest::Contest;
+use stacktune::games::contest::rules::{self as contest_rules, LETTERS};
+use stacktune::games::puyo::Puyo;
+use stacktune::games::tetris::Tetris;
+use stacktune::games::tetris::pieces::PIECE_LETTERS;
+use stacktune::games::{AnyGame, GameSpec};
+use std::sync::Arc;
+
+/// The board of `state` as a rows × columns array, top row first.
+pub fn board_array<G: Engine>(state: &State<G>) -> Array2<u8> {
+    let (rows, columns) = state.game.shape();
+    let mut cells = vec![0u8; rows * columns];
+    state.game.fill_board(&state.position, &mut cells);
+    Array2::from_shape_vec((rows, columns), cells).expect("rows × columns cells")
+}
+
+/// The pieces the player sees, as [`Engine::fill_pieces`] numbers them.
+pub fn pieces_array<G: Engine>(state: &State<G>) -> Array1<i64> {
+    let mut pieces = vec![0i64; state.game.piece_names().len()];
+    state.game.fill_pieces(&state.position, &mut pieces);
+    Array1::from_vec(pieces)
+}
+
+/// The legal move that `mv` names: a [`Move`] of this position or an action number.
+pub fn pick<G: Engine>(state: &mut State<G>, mv: &Bound<'_, PyAny>) -> PyResult<G::Move> {
+    let (action, given) = if let Ok(m) = mv.cast::<Move>() {
+        (m.get().action, Some(m.get().clone()))
+    } else if let Ok(a) = mv.extract::<i64>() {
+        (usize::try_from(a).unwrap_or(usize::MAX), None)
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "a move is a Move from legal_moves() or an action number, not {}",
+            mv.get_type().name()?
+        )));
+    };
+    if state.done() {
+        return Err(PyValueError::new_err(
+            "the game is over: no move can be played (start a new game)",
+        ));
+    }
+    let game = state.game.clone();
+    let found = state.by_action(action).filter(|&m| {
+        given
+            .as_ref()
+            .is_none_or(|g| *g == game.describe(&state.position, m))
+    });
+    found.ok_or_else(|| {
+        let legal: Vec<String> = state
+            .legal()
+            .to_vec()
+            .into_iter()
+            .map(|m| game.action(m).to_string())
+            .collect();
+        let what = match given {
+            Some(g) => format!("{} is not a legal move of this position", g.__repr__()),
+            None => format!("action {action} is not a legal move of this position"),
+        };
+        PyValueError::new_err(format!("{what}; legal actions: {}", legal.join(", ")))
+    })
+}
+
+/// The game `spec` builds, which must be of the kind `pick` takes out of it.
+pub fn build<G>(spec: &GameSpec, pick: impl Fn(AnyGame) -> Option<G>) -> PyResult<Arc<G>> {
+    let any = spec.build().map_err(to_py)?;
+    Ok(Arc::new(pick(any).expect("the spec names this game")))
+}
+
+macro_rules! game_class {
+    ($class:ident, $name:literal, $game:ty) => {
+        #[pyclass(module = "stacktune", name = $name)]
+        pub struct $class {
+            pub state: State<$game>,
+        }
+
+        #[pymethods]
+        impl $class {
+            /// The board, rows top first (see the class doc for what a cell's number means).
+            #[getter]
+            fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
+                board_array(&self.state).into_pyarray(py)
+            }
+
+            /// The pieces the player sees, named by `piece_names` (0: none).
+            #[getter]
+            fn pieces<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+                pieces_array(&self.state).into_pyarray(py)
+            }
+
+            /// What each entry of `pieces` is.
+            #[getter]
+            fn piece_names(&self) -> Vec<&'static str> {
+                self.state.game.piece_names().to_vec()
+            }
+
+            /// The features of a placement, in the order of `features()`'s columns.
+            #[getter]
+            fn feature_names(&self) -> Vec<&'static str> {
+                self.state.game.feature_names().to_vec()
+            }
+
+            /// The ruleset and size, as weights files and reports name them.
+            #[getter]
+            fn rules(&self) -> String {
+                self.state.game.rules()
+            }
+
+            /// The score so far, as `stacktune play` counts it for this game.
+            #[getter]
+            fn score(&self) -> f64 {
+                self.state.score
+            }
+
+            /// Moves played so far.
+            #[getter]
+            fn moves_played(&self) -> u64 {
+                self.state.moves_played
+            }
+
+            /// Whether the game is over: a move ended it, or no placement is left.
+            #[getter]
+            fn done(&mut self) -> bool {
+                self.state.done()
+            }
+
+            /// How many action numbers there are (a Gymnasium `Discrete` space's size).
+            #[getter]
+            fn actions(&self) -> usize {
+                self.state.game.actions()
+            }
+
+            /// Every legal placement, in the game's fixed enumeration order.
+            fn legal_moves(&mut self) -> Vec<Move> {
+                let game = self.state.game.clone();
+                let position = self.state.position.clone();
+                self.state
+                    .legal()
+                    .iter()
+                    .map(|&m| game.describe(&position, m))
+                    .collect()
+            }
+
+            /// Every feature of every legal placement: one row per `legal_moves()` entry, one
+            /// column per `feature_names` entry; the values `stacktune moves --json` prints.
+            fn features<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+                let n = self.state.game.feature_names().len();
+                let mut values = Vec::new();
+                self.state.features_into(&mut values);
+                Array2::from_shape_vec((values.len() / n, n), values)
+                    .expect("a row per move")
+                    .into_pyarray(py)
+            }
+
+            /// Every legal placement's features at its action number's row (actions ×
+            /// features, zeros where no legal move has that number): the afterstates a
+            /// heuristic or value-based agent scores.
+            fn features_by_action<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+                let game = &self.state.game;
+                let (actions, n) = (game.actions(), game.feature_names().len());
+                let mut values = vec![0f32; actions * n];
+                self.state.features_by_action(&mut values);
+                Array2::from_shape_vec((actions, n), values)
+                    .expect("a row per action")
+                    .into_pyarray(py)
+            }
+
+            /// True at the action number of every legal placement.
+            fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+                let mut mask = vec![false; self.state.game.actions()];
+                self.state.mask_into(&mut mask);
+                Array1::from_vec(mask).into_pyarray(py)
+            }
+
+            /// Plays a move (a `Move` from `legal_moves()`, or its action number) and says
+            /// what it did; the next pieces come from the game's seed, as in `stacktune play`.
+            fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+                let mv = pick(&mut self.state, r#move)?;
+                Ok(Outcome::from(&self.state.play(mv)))
+            }
+
+            /// An independent copy: same position, same pieces to come.
+            fn copy(&self) -> Self {
+                $class {
+                    state: self.state.clone(),
+                }
+            }
+
+            fn __copy__(&self) -> Self {
+                self.copy()
+            }
+
+            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+                self.copy()
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    "{} ({}), score {}, {} moves played\n{}",
+                    $name,
+                    self.state.game.rules(),
+                    self.state.score,
+                    self.state.moves_played,
+                    self.state.game.render(&self.state.position).trim_end()
+                )
+            }
+        }
+    };
+}
+
+game_class!(PyTetris, "Tetris", Tetris);
+game_class!(PyContest, "ContestTetris", Contest);
+game_class!(PyPuyo, "Puyo", Puyo);
+game_class!(PyConnect, "ConnectN", Connect);
+
+/// Board text from a list of row strings or one string of lines, as board files hold it.
+fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = board.extract::<String>() {
+        return Ok(text);
+    }
+    match board.extract::<Vec<String>>() {
+        Ok(rows) => Ok(rows.join("\n")),
+        Err(_) => Err(PyTypeError::new_err(
+            "a board is a list of row strings (top row first) or a 2-D array",
+        )),
+    }
+}
+
+#[pymethods]
+impl PyTetris {
+    /// Research Tetris (the papers' rules) on a `width` × `height` board, game 0 of
+    /// `stacktune play --seed seed`: the flags of the CLI as keywords.
+    #[new]
+    #[pyo3(signature = (width=10, height=20, seed=0, *, bag7=false, preview=false, allow_topout=false))]
+    fn new(
+        width: usize,
+        height: usize,
+        seed: u64,
+        bag7: bool,
+        preview: bool,
+        allow_topout: bool,
+    ) -> PyResult<PyTetris> {
+        let game = build(
+            &tetris_spec(width, height, bag7, preview, allow_topout),
+            |g| match g {
+                AnyGame::Tetris(t) => Some(t),
+                _ => None,
+            },
+        )?;
+        Ok(PyTetris {
+            state: State::new(game, seed),
+        })
+    }
+
+    /// A game from a board (rows top first, `.` empty, anything else filled; its size is the
+    /// game's) with `piece` (one of IOTSZLJ) to place; the pieces after it come from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (board, piece, seed=0, *, bag7=false, preview=false, allow_topout=false))]
+    fn from_board(
+        board: &Bound<'_, PyAny>,
+        piece: &str,
+        seed: u64,
+        bag7: bool,
+        preview: bool,
+        allow_topout: bool,
+    ) -> PyResult<PyTetris> {
+        let text = board_text(board)?;
+        let parsed =
+            stacktune::games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
+        let index = piece_number(piece, &PIECE_LETTERS)?;
+        let spec = tetris_spec(parsed.width(), parsed.height(), bag7, preview, allow_topout);
+        let game = build(&spec, |g| match g {
+            AnyGame::Tetris(t) => Some(t),
+            _ => None,
+        })?;
+        let dealer = game.dealer(seed);
+        let position = stacktune::games::tetris::Position::new(parsed, index as u8);
+        Ok(PyTetris {
+            state: State::at(game, position, dealer),
+        })
+    }
+}
+
+fn tetris_spec(
+    width: usize,
+    height: usize,
+    bag7: bool,
+    preview: bool,
+    allow_topout: bool,
+) -> GameSpec {
+    GameSpec {
+        game: Some("tetris".into()),
+        width: Some(width),
+        height: Some(height),
+        bag7,
+        preview,
+        allow_topout,
+        ..GameSpec::default()
+    }
+}
+
+/// The index of a piece letter in `letters`.
+fn piece_number(piece: &str, letters: &[char]) -> PyResult<usize> {
+    let mut chars = piece.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => letters.iter().position(|&l| l == c.to_ascii_uppercase()),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        let valid: Vec<String> = letters
+            .iter()
+            .filter(|&&l| l != '-')
+            .map(|l| l.to_string())
+            .collect();
+        PyValueError::new_err(format!(
+            "unknown piece `{piece}`; valid pieces: {}",
+            valid.join(", ")
+        ))
+    })
+}
+
+#[pymethods]
+impl PyContest {
+    /// Contest Tetris ("Learn Python with Tetris", 10 × 22, hold and five previews) at `level`,
+    /// contest seed `seed`: game 0 of `stacktune play --rules contest --seed seed`.
+    #[new]
+    #[pyo3(signature = (level=2, seed=0, *, all_clear=false))]
+    fn new(level: u8, seed: u64, all_clear: bool) -> PyResult<PyContest> {
+        let game = build(&contest_spec(level, all_clear), |g| match g {
+            AnyGame::Contest(c) => Some(c),
+            _ => None,
+        })?;
+        Ok(PyContest {
+            state: State::new(game, seed),
+        })
+    }
+
+    /// A game from a 10 × 22 board (rows top first) with `current` to place, the `next` five
+    /// previews, the `hold` piece (letters of IOTSZLJ; None: empty) and `turn` turns played;
+    /// later pieces come from contest seed `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (board, current, next, hold=None, turn=0, seed=0, *, level=2, all_clear=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_board(
+        board: &Bound<'_, PyAny>,
+        current: &str,
+        next: &str,
+        hold: Option<&str>,
+        turn: u16,
+        seed: u64,
+        level: u8,
+        all_clear: bool,
+    ) -> PyResult<PyContest> {
+        let text = board_text(board)?;
+        let parsed =
+            stacktune::games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
+        if (parsed.width(), parsed.height()) != (contest_rules::WIDTH, contest_rules::HEIGHT) {
+            return Err(PyValueError::new_err(format!(
+                "a contest board is {} × {}, not {} × {}",
+                contest_rules::WIDTH,
+                contest_rules::HEIGHT,
+                parsed.width(),
+                parsed.height()
+            )));
+        }
+        if next.chars().count() != 5 {
+            return Err(PyValueError::new_err(format!(
+                "next is the five previews, soonest first (e.g. \"IOTSZ\"), not `{next}`"
+            )));
+        }
+        if turn >= contest_rules::TURNS {
+            return Err(PyValueError::new_err(format!(
+                "turn {turn} is out of range 0..{}",
+                contest_rules::TURNS
+            )));
+        }
+        let mut previews = [0u8; 5];
+        for (p, c) in previews.iter_mut().zip(next.chars()) {
+            *p = piece_number(&c.to_string(), &LETTERS)? as u8;
+        }
+        let game = build(&contest_spec(level, all_clear), |g| match g {
+            AnyGame::Contest(c) => Some(c),
+            _ => None,
+        })?;
+        let position = contest_rules::Position {
+            board: parsed,
+            current: piece_number(current, &LETTERS)? as u8,
+            hold: match hold {
+                Some(h) => piece_number(h, &LETTERS)? as u8,
+                None => 0,
+            },
+            next: previews,
+            turn,
+            failures: 0,
+        };
+        let dealer = game.dealer(seed);
+        Ok(PyContest {
+            state: State::at(game, position, dealer),
+        })
+    }
+}
+
+fn contest_spec(level: u8, all_clear: bool) -> GameSpec {
+    GameSpec {
+        game: Some("tetris".into()),
+        rules: Some("contest".into()),
+        level: Some(level),
+        all_clear,
+        ..GameSpec::default()
+    }
+}
+
+#[pymethods]
+impl PyPuyo {
+    /// Puyo Puyo on 6 × 12 under `rules` (`programming` or `tsu`) with `colours` colours:
+    /// game 0 of `stacktune play --game puyo --seed seed`.
+    #[new]
+    #[pyo3(signature = (rules="programming", colours=4, seed=0, *, preview=false, allow_topout=false, fitness=None))]
+    fn new(
+        rules: &str,
+        colours: u8,
+        seed: u64,
+        preview: bool,
+        allow_topout: bool,
+        fitness: Option<String>,
+    ) -> PyResult<PyPuyo> {
+        let game = build(
+            &puyo_spec(rules, colours, preview, allow_topout, fitness),
+            |g| match g {
+                AnyGame::Puyo(p) => Some(p),
+                _ => None,
+            },
+        )?;
+        Ok(PyPuyo {
+            state: State::new(game, seed),
+        })
+    }
+
+    /// A game from a field (12 rows, or 13 under the tsu rules with the hidden row first; `.`
+    /// empty, colour digits 1 to 5) with `pair` (two colour digits, axis first, e.g. "41") to
+    /// place; later pairs come from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (board, pair, seed=0, *, colours=4, preview=false, allow_topout=false, fitness=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_board(
+        board: &Bound<'_, PyAny>,
+        pair: &str,
+        seed: u64,
+        colours: u8,
+        preview: bool,
+        allow_topout: bool,
+        fitness: Option<String>,
+    ) -> PyResult<PyPuyo> {
+        use stacktune::games::puyo::listing;
+        let text = board_text(board)?;
+        let (field, rules) = listing::parse_board(&text, "board").map_err(to_py)?;
+        let pair = listing::parse_pair(pair).map_err(to_py)?;
+        let spec = puyo_spec(rules.name(), colours, preview, allow_topout, fitness);
+        let game = build(&spec, |g| match g {
+            AnyGame::Puyo(p) => Some(p),
+            _ => None,
+        })?;
+        let dealer = game.dealer(seed);
+        let position = stacktune::games::puyo::Position::new(field, pair);
+        Ok(PyPuyo {
+            state: State::at(game, position, dealer),
+        })
+    }
+}
+
+fn puyo_spec(
+    rules: &str,
+    colours: u8,
+    preview: bool,
+    allow_topout: bool,
+    fitness: Option<String>,
+) -> GameSpec {
+    GameSpec {
+        game: Some("puyo".into()),
+        rules: Some(rules.into()),
+        colours: Some(colours),
+        preview,
+        allow_topout,
+        fitness,
+        ..GameSpec::default()
+    }
+}
+
+#[pymethods]
+impl PyConnect {
+    /// Connect-N on `rows` × `columns` with `inarow` in a row to win; the first player
+    /// (`X`, 1 on the board) moves first.
+    #[new]
+    #[pyo3(signature = (rows=6, columns=7, inarow=4))]
+    fn new(rows: usize, columns: usize, inarow: usize) -> PyResult<PyConnect> {
+        let game = Arc::new(Connect::new(rows, columns, inarow).map_err(to_py)?);
+        Ok(PyConnect {
+            state: State::new(game, 0),
+        })
+    }
+
+    /// A game from a board (rows top first: `.` empty, `X` the first player, `O` the second;
+    /// the side to move follows from the counts).
+    #[staticmethod]
+    #[pyo3(signature = (board, inarow=4))]
+    fn from_board(board: &Bound<'_, PyAny>, inarow: usize) -> PyResult<PyConnect> {
+        let text = board_text(board)?;
+        let (game, position) =
+            stacktune::games::connect::listing::parse_board(&text, "board", inarow)
+                .map_err(to_py)?;
+        let game = Arc::new(game);
+        let dealer = game.dealer(0);
+        Ok(PyConnect {
+            state: State::at(game, position, dealer),
+        })
+    }
+}

@@ -1,0 +1,130 @@
+"""stacktune from Python: the engines, features and tuned players of the Rust tool.
+
+Games (``Tetris``, ``ContestTetris``, ``Puyo``, ``ConnectN``) list their legal placements and
+every placement's features, exactly as ``stacktune moves --json`` prints them; a ``Player``
+loads a weights file and makes the move ``stacktune play`` makes; ``play(...)`` and
+``evolve(...)`` run the CLI's commands and return their figures. ``import stacktune.envs``
+registers the Gymnasium environments. See docs/python.md in the repository.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from typing import Any, Mapping, Optional, Union
+
+from ._stacktune import (
+    ConnectN,
+    ConnectNVector,
+    ConnectOpponent,
+    ContestTetris,
+    ContestTetrisVector,
+    Move,
+    Outcome,
+    Player,
+    Puyo,
+    PuyoVector,
+    Run,
+    Tetris,
+    TetrisVector,
+    __version__,
+)
+from . import _stacktune
+
+__all__ = [
+    "ConnectN",
+    "ConnectNVector",
+    "ConnectOpponent",
+    "ContestTetris",
+    "ContestTetrisVector",
+    "Move",
+    "Outcome",
+    "Player",
+    "Puyo",
+    "PuyoVector",
+    "Tetris",
+    "TetrisVector",
+    "evolve",
+    "play",
+    "__version__",
+]
+
+
+def play(**flags: Any) -> dict:
+    """Plays seeded games with a weights file, as ``stacktune play --json`` does.
+
+    Keyword arguments are the CLI's flags (``weights=``, ``games=``, ``seed=``, ``width=``,
+    ``level=``, ``max_pieces=``, ``beam_width=``, ``opponent=[...]``, ``quiet=True``, ...);
+    the result is the JSON report as a dict: the summary (``mean``, ``ci95``, ...), the total
+    pieces and, per game, what the game reports. The games run in Rust with the GIL released.
+    """
+    return json.loads(_stacktune.play_json(**flags))
+
+
+def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> dict:
+    """Runs ``stacktune evolve`` and returns its folder and held-out summary.
+
+    ``config`` is a run config file's path, or the config itself as a dict (the TOML file's
+    tables as nested dicts; relative paths in it are the working folder's). Keyword arguments
+    are the CLI's flags (``out=``, ``generations=``, ``threads=``, ``quiet=``, ``resume=``, ...).
+    The run writes the same folder the CLI writes. Progress shows in the terminal, or in the
+    notebook's output. Ctrl-C (KeyboardInterrupt) stops the run after the current generation,
+    checkpointed; ``evolve(resume=folder)`` continues it to the very result an uninterrupted
+    run gives.
+    """
+    config_json = None
+    if isinstance(config, Mapping):
+        config_json = json.dumps(dict(config))
+    elif config is not None:
+        flags["config"] = os.fspath(config)
+    with _stderr_to_python():
+        run = _stacktune.start_evolve(config_json, **flags)
+        try:
+            while not run.wait(0.1):
+                pass
+        except KeyboardInterrupt:
+            run.stop()
+            print(
+                "stacktune: stopping after this generation (its checkpoint is kept)",
+                file=sys.stderr,
+            )
+            while not run.wait(0.1):
+                pass
+        result = json.loads(run.result())
+    return result
+
+
+class _stderr_to_python:
+    """Sends what the Rust side writes on file descriptor 2 (progress) to ``sys.stderr`` when
+    that is not descriptor 2 itself (a notebook, a captured stream); a no-op otherwise."""
+
+    def __enter__(self) -> "_stderr_to_python":
+        self.saved: Optional[int] = None
+        try:
+            if sys.stderr is None or sys.stderr.fileno() == 2:
+                return self
+        except (AttributeError, OSError, ValueError):
+            pass
+        sys.stderr.flush()
+        read, write = os.pipe()
+        self.saved = os.dup(2)
+        os.dup2(write, 2)
+        os.close(write)
+
+        def pump() -> None:
+            with os.fdopen(read, "r", errors="replace") as lines:
+                for line in lines:
+                    sys.stderr.write(line)
+                    sys.stderr.flush()
+
+        self.pump = threading.Thread(target=pump, daemon=True)
+        self.pump.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.saved is not None:
+            os.dup2(self.saved, 2)
+            os.close(self.saved)
+            self.pump.join(timeout=5)

@@ -1,0 +1,70 @@
+//! What a host embedding stacktune (the Python package in `python/`) needs of the commands
+//! beyond their printing: `play --json`'s report as data, and the player a weights file
+//! describes, built exactly as `play` builds them so that both give the same numbers.
+
+use crate::backend::Backend;
+use crate::commands::play::{PlayArgs, PlayReport, play};
+use crate::game::Game;
+use crate::games::{AnyGame, GameSpec};
+use crate::search::Player;
+use crate::weights::WeightFile;
+use crate::with_game;
+use anyhow::{Result, bail};
+use std::path::Path;
+
+/// The report `stacktune play --json` prints for `args`: the same games, the same figures.
+/// What writes files or plays a piece sequence (`--replay-html`, `--pieces`, `--trace`) is
+/// the command's alone and refused here.
+pub fn play_report(mut args: PlayArgs, backend: &dyn Backend) -> Result<PlayReport> {
+    for (given, flag) in [
+        (args.pieces.is_some(), "--pieces"),
+        (args.trace.is_some(), "--trace"),
+        (args.replay_html.is_some(), "--replay-html"),
+    ] {
+        if given {
+            bail!("{flag} is for the command line: run `stacktune play {flag} ...` for it");
+        }
+    }
+    let (any, file) = game_and_weights(&args.weights, &mut args.game)?;
+    if args.game.splitting.is_some() && args.max_pieces.is_some_and(|m| m > 0) {
+        bail!(
+            "--max-pieces needs games played out; --splitting estimates them without playing them out"
+        );
+    }
+    with_game!(&any, g => {
+        let player = player_for(g, &args.game, &file, &args.weights)?;
+        play(backend, &g.numbered_from(args.seed), &player, &args)
+    })
+}
+
+/// Loads the weights file at `path` and builds the game it names, completed from `spec` (the
+/// flags of `play`, which the file fills in where they are not given).
+pub fn game_and_weights(path: &Path, spec: &mut GameSpec) -> Result<(AnyGame, WeightFile)> {
+    let file = crate::commands::load_weights(path, spec)?;
+    Ok((spec.build()?, file))
+}
+
+/// The player `play` plays `file` (read from `path`) with on `game`, under the search `spec`
+/// gives.
+pub fn player_for<G: Game>(
+    game: &G,
+    spec: &GameSpec,
+    file: &WeightFile,
+    path: &Path,
+) -> Result<Player> {
+    crate::commands::player_for(game, spec, file, path)
+}
+
+/// Clap's error for bad arguments in one line, as `stacktune` prints it: what is wrong, then
+/// any tip, before the usage block and clap's pointer to --help, one paragraph each (a list,
+/// the missing arguments, joins into its paragraph).
+pub fn bad_arguments(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let before_usage = text.split("\nUsage:").next().unwrap_or_default();
+    let what: Vec<String> = before_usage
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty() && !p.starts_with("For more information"))
+        .collect();
+    what.join("; ")
+}

@@ -500,27 +500,28 @@ fn puyo_spec(
 #[pymethods]
 impl PyConnect {
     /// Connect-N on `rows` × `columns` with `inarow` in a row to win; the first player
-    /// (`X`, 1 on the board) moves first.
+    /// (`X`, 1 on the board) moves first. Opponents (`ConnectOpponent`) draw their
+    /// tie-breaks from `seed`'s stream.
     #[new]
-    #[pyo3(signature = (rows=6, columns=7, inarow=4))]
-    fn new(rows: usize, columns: usize, inarow: usize) -> PyResult<PyConnect> {
+    #[pyo3(signature = (rows=6, columns=7, inarow=4, seed=0))]
+    fn new(rows: usize, columns: usize, inarow: usize, seed: u64) -> PyResult<PyConnect> {
         let game = Arc::new(Connect::new(rows, columns, inarow).map_err(to_py)?);
         Ok(PyConnect {
-            state: State::new(game, 0),
+            state: State::new(game, seed),
         })
     }
 
     /// A game from a board (rows top first: `.` empty, `X` the first player, `O` the second;
     /// the side to move follows from the counts).
     #[staticmethod]
-    #[pyo3(signature = (board, inarow=4))]
-    fn from_board(board: &Bound<'_, PyAny>, inarow: usize) -> PyResult<PyConnect> {
+    #[pyo3(signature = (board, inarow=4, seed=0))]
+    fn from_board(board: &Bound<'_, PyAny>, inarow: usize, seed: u64) -> PyResult<PyConnect> {
         let text = board_text(board)?;
         let (game, position) =
             stacktune::games::connect::listing::parse_board(&text, "board", inarow)
                 .map_err(to_py)?;
         let game = Arc::new(game);
-        let dealer = game.dealer(0);
+        let dealer = game.dealer(seed);
         Ok(PyConnect {
             state: State::at(game, position, dealer),
         })

@@ -3,7 +3,8 @@
 ``stacktune/Tetris-v0``, ``stacktune/ContestTetris-v0``, ``stacktune/Puyo-v0`` and
 ``stacktune/ConnectFour-v0`` (against a named opponent). An action is the number of a legal
 placement (``Move.action``); the mask of legal ones is ``info["action_mask"]`` and
-``env.action_masks()``. The observation is a dict of arrays: ``board``, ``pieces`` (named by
+``env.action_masks()``; an illegal action ends the episode (a forfeit: reward 0, -1 in
+Connect Four, ``info["illegal_action"]``). The observation is a dict of arrays: ``board``, ``pieces`` (named by
 ``env.unwrapped.piece_names``) and, with ``features=True``, every placement's features by
 action (``env.unwrapped.feature_names``). The reward is the score the move earned.
 ``reset(seed=S)`` deals game 0 of ``stacktune play --seed S``. ``VectorEnv`` steps N games
@@ -65,8 +66,9 @@ def _spaces(game: Any, features: bool) -> Tuple[spaces.Discrete, spaces.Dict]:
         "pieces": spaces.Box(0, _PIECES[kind], (len(game.piece_names),), np.int64),
     }
     if features:
+        big = np.finfo(np.float32).max
         observation["features"] = spaces.Box(
-            -np.inf, np.inf, (game.actions, len(game.feature_names)), np.float32
+            -big, big, (game.actions, len(game.feature_names)), np.float32
         )
     return spaces.Discrete(game.actions), spaces.Dict(observation)
 
@@ -135,7 +137,13 @@ class _PlacementEnv(gym.Env):
         """What a game does after it is dealt (the opponent's first move)."""
 
     def step(self, action: Any) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
-        outcome = self.game.play(int(action))
+        action = int(action)
+        if not (0 <= action < self.game.actions and self.game.action_mask()[action]):
+            # An illegal move ends the episode, as a referee ends a game (a forfeit).
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self._forfeit, True, False, info
+        outcome = self.game.play(action)
         reward = self._reward(outcome)
         terminated = self.game.done
         truncated = (
@@ -145,6 +153,9 @@ class _PlacementEnv(gym.Env):
 
     def _reward(self, outcome: Any) -> float:
         return float(outcome.points)
+
+    #: The reward of an illegal action, which ends the episode.
+    _forfeit = 0.0
 
     def render(self) -> Any:
         if self.render_mode == "ansi":
@@ -220,13 +231,13 @@ class ConnectFourEnv(_PlacementEnv):
         **options: Any,
     ) -> None:
         def make(seed: int) -> ConnectN:
-            game = ConnectN(rows, columns, inarow)
-            return game
+            return ConnectN(rows, columns, inarow, seed)
 
         super().__init__(make, **options)
         self.opponent = ConnectOpponent(opponent, self.game)
         self.agent_first = agent_first
-        self._rng_seed = 0
+
+    _forfeit = -1.0
 
     def _start(self) -> None:
         if not self.agent_first:

@@ -1,0 +1,55 @@
+"""Every bad input raises the matching Python exception with the CLI's one-line message; none
+aborts the interpreter (each case also runs in a child interpreter that must exit cleanly)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import stacktune
+from conftest import REPO
+
+CASES = [
+    ("stacktune.Tetris(width=3)", ValueError, "tetris board width 3 is out of range 4..=16"),
+    ("stacktune.Tetris(height=65)", ValueError, "tetris board height 65 is out of range 4..=64"),
+    ("stacktune.ContestTetris(level=4)", ValueError, "--level 4 is out of range 1..=3 (level 4 has no turn limit)"),
+    ("stacktune.Puyo(colours=7)", ValueError, "puyo colours 7 is out of range 3..=5"),
+    ("stacktune.Puyo(rules='sun')", ValueError, "unknown puyo rules `sun`; valid rules: programming, tsu"),
+    ("stacktune.Tetris.from_board(['....', '...'], 'T')", ValueError, "board file board line 2: 3 cells, but the first row has 4 (rows must be equally wide)"),
+    ("stacktune.Tetris.from_board(['....'] * 4, 'Q')", ValueError, "unknown piece `Q`; valid pieces: I, O, T, S, Z, L, J"),
+    ("stacktune.Puyo.from_board(['......'] * 12, '19')", ValueError, "unknown pair `19`; a pair is two colour digits 1 to 5, axis first (e.g. 41)"),
+    ("stacktune.Tetris().play(99)", ValueError, "action 99 is not a legal move of this position; legal actions: "),
+    ("stacktune.Tetris().play('I')", TypeError, "a move is a Move from legal_moves() or an action number, not str"),
+    ("stacktune.Player('weights/none.toml')", FileNotFoundError, "cannot read weights file weights/none.toml: No such file or directory (os error 2)"),
+    ("stacktune.Player('weights/tetris/dellacherie.toml').choose(stacktune.Puyo())", ValueError, "weights file weights/tetris/dellacherie.toml plays tetris (research 10x20, uniform pieces), not this puyo game"),
+    ("stacktune.play(weights='weights/none.toml')", FileNotFoundError, "cannot read weights file weights/none.toml"),
+    ("stacktune.play(weights='weights/tetris/dellacherie.toml', games=0)", ValueError, "--games must be within 1..=1000000 (got 0)"),
+    ("stacktune.play(weights='weights/tetris/dellacherie.toml', colours=4)", ValueError, "--colours is a puyo setting; tetris does not use it"),
+    ("stacktune.play(weights='weights/tetris/dellacherie.toml', speed=3)", ValueError, "error: unexpected argument '--speed' found"),
+    ("stacktune.play(weights='weights/tetris/dellacherie.toml', json=True)", ValueError, "json= is the command line's"),
+    ("stacktune.play(weights='weights/tetris/dellacherie.toml', replay_html='r.html')", ValueError, "--replay-html is for the command line: run `stacktune play --replay-html ...` for it"),
+    ("stacktune.evolve({'generations': 'many'})", ValueError, "config file"),
+    ("stacktune.evolve('nowhere.toml')", FileNotFoundError, "cannot read config file nowhere.toml"),
+    ("stacktune.evolve(resume='nowhere')", ValueError, "nowhere holds no run to resume (no run.toml there)"),
+    ("stacktune.ConnectOpponent('nobody', stacktune.ConnectN())", ValueError, "opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file"),
+    ("stacktune.TetrisVector(stacktune.Tetris(), 0)", ValueError, "a vector needs at least one game (n >= 1)"),
+]
+
+
+@pytest.mark.parametrize("code,error,message", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_raises(monkeypatch, code, error, message):
+    monkeypatch.chdir(REPO)
+    with pytest.raises(error) as raised:
+        eval(code, {"stacktune": stacktune})
+    assert str(raised.value).startswith(message)
+    assert "\n" not in str(raised.value)
+
+
+def test_no_error_aborts_the_interpreter():
+    script = "import stacktune\n" + "".join(
+        f"try:\n    {code}\nexcept {error.__name__}:\n    pass\n" for code, error, _ in CASES
+    ) + "print('alive')\n"
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "alive\n"), done.stderr

@@ -1,0 +1,37 @@
+"""The Python examples of docs/python.md, and README's Python section when it has one, run as
+written from the repository root."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+
+def python_blocks(path):
+    if not path.exists():
+        return []
+    return re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)
+
+
+BLOCKS = [
+    (f"{name}#{i}", code)
+    for name in ["docs/python.md", "README.md"]
+    for i, code in enumerate(python_blocks(REPO / name))
+    if "stacktune.evolve(" not in code  # the notebook run's example, tested in test_evolve
+]
+
+
+def test_the_docs_have_the_ten_line_example():
+    ten = [code for name, code in BLOCKS if name.startswith("docs")][0]
+    assert len(ten.strip().splitlines()) == 10
+
+
+@pytest.mark.parametrize("code", [c for _, c in BLOCKS], ids=[n for n, _ in BLOCKS])
+def test_example_runs_as_written(code):
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

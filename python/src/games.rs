@@ -9,6 +9,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use stacktune::game::Game;
 use stacktune::games::connect::Connect;
 use stacktune::games::contest::Contest;
@@ -188,6 +189,63 @@ macro_rules! game_class {
             fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<Outcome> {
                 let mv = pick(&mut self.state, r#move)?;
                 Ok(Outcome::from(&self.state.play(mv)))
+            }
+
+            /// Plays a sequence of action numbers in one call (the GIL released) and returns
+            /// the points they scored; stops with ValueError at the first illegal one, the
+            /// moves before it played.
+            fn play_all(&mut self, py: Python<'_>, actions: Vec<i64>) -> PyResult<f64> {
+                let state = &mut self.state;
+                py.detach(|| {
+                    let mut points = 0.0;
+                    for (i, &action) in actions.iter().enumerate() {
+                        let mv = usize::try_from(action)
+                            .ok()
+                            .and_then(|a| state.by_action(a))
+                            .ok_or_else(|| {
+                                format!(
+                                    "move {i}: action {action} is not a legal move of its position"
+                                )
+                            })?;
+                        points += state.play(mv).points;
+                    }
+                    Ok::<f64, String>(points)
+                })
+                .map_err(PyValueError::new_err)
+            }
+
+            /// The environment's step in one call: plays `action` if it is legal and returns
+            /// (outcome, observation), the observation being (board, pieces, action mask,
+            /// features by action when asked for); (None, observation) when it is not legal.
+            fn step_observe<'py>(
+                &mut self,
+                py: Python<'py>,
+                action: i64,
+                features: bool,
+            ) -> PyResult<(Option<Outcome>, Bound<'py, PyTuple>)> {
+                let mv = usize::try_from(action)
+                    .ok()
+                    .and_then(|a| self.state.by_action(a));
+                let outcome = mv.map(|m| Outcome::from(&self.state.play(m)));
+                Ok((outcome, self.observe(py, features)?))
+            }
+
+            /// (board, pieces, action mask, features by action or None): what an
+            /// environment observes, in one call.
+            fn observe<'py>(
+                &mut self,
+                py: Python<'py>,
+                features: bool,
+            ) -> PyResult<Bound<'py, PyTuple>> {
+                let board = board_array(&self.state).into_pyarray(py).into_any();
+                let pieces = pieces_array(&self.state).into_pyarray(py).into_any();
+                let mask = self.action_mask(py).into_any();
+                let features = if features {
+                    self.features_by_action(py).into_any()
+                } else {
+                    py.None().into_bound(py)
+                };
+                PyTuple::new(py, [board, pieces, mask, features])
             }
 
             /// An independent copy: same position, same pieces to come.

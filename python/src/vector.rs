@@ -85,7 +85,8 @@ impl<G: Engine> Vector<G> {
             boards: vec![0; n * cells],
             pieces: vec![0; n * pieces],
             masks: vec![false; n * actions],
-            features: vec![0.0; n * actions * features],
+            // One unused value a game without features, so that every game has its chunk.
+            features: vec![0.0; n * (actions * features).max(1)],
             rewards: vec![0.0; n],
             terminated: vec![false; n],
             truncated: vec![false; n],

@@ -102,26 +102,29 @@ class _PlacementEnv(gym.Env):
         self.features = features
         self.max_pieces = max_pieces
         self.game = make(0)
+        self._mask = self.game.action_mask()
         self.action_space, self.observation_space = _spaces(self.game, features)
         self.piece_names = self.game.piece_names
         self.feature_names = self.game.feature_names
 
-    def _observation(self) -> Dict[str, np.ndarray]:
-        obs = {"board": self.game.board, "pieces": self.game.pieces}
+    def _observation(self, observed: Tuple[Any, ...]) -> Dict[str, np.ndarray]:
+        board, pieces, mask, features = observed
+        self._mask = mask
+        obs = {"board": board, "pieces": pieces}
         if self.features:
-            obs["features"] = self.game.features_by_action()
+            obs["features"] = features
         return obs
 
     def _info(self) -> Dict[str, Any]:
         return {
-            "action_mask": self.game.action_mask(),
+            "action_mask": self._mask,
             "score": self.game.score,
             "moves": self.game.moves_played,
         }
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the current position (the maskable-policy convention)."""
-        return self.game.action_mask()
+        return self._mask
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
@@ -131,25 +134,31 @@ class _PlacementEnv(gym.Env):
             seed = int(self.np_random.integers(0, _SEEDS))
         self.game = self._make(seed)
         self._start()
-        return self._observation(), self._info()
+        obs = self._observation(self.game.observe(self.features))
+        return obs, self._info()
 
     def _start(self) -> None:
         """What a game does after it is dealt (the opponent's first move)."""
 
     def step(self, action: Any) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
-        action = int(action)
-        if not (0 <= action < self.game.actions and self.game.action_mask()[action]):
+        outcome, observed = self.game.step_observe(int(action), self.features)
+        if outcome is None:
             # An illegal move ends the episode, as a referee ends a game (a forfeit).
+            obs = self._observation(observed)
             info = self._info()
             info["illegal_action"] = True
-            return self._observation(), self._forfeit, True, False, info
-        outcome = self.game.play(action)
+            return obs, self._forfeit, True, False, info
         reward = self._reward(outcome)
+        if self._replied:
+            observed = self.game.observe(self.features)
         terminated = self.game.done
         truncated = (
             not terminated and self.max_pieces > 0 and self.game.moves_played >= self.max_pieces
         )
-        return self._observation(), reward, terminated, truncated, self._info()
+        return self._observation(observed), reward, terminated, truncated, self._info()
+
+    #: Whether the position changes after the agent's move (an opponent's reply).
+    _replied = False
 
     def _reward(self, outcome: Any) -> float:
         return float(outcome.points)
@@ -236,6 +245,7 @@ class ConnectFourEnv(_PlacementEnv):
         super().__init__(make, **options)
         self.opponent = ConnectOpponent(opponent, self.game)
         self.agent_first = agent_first
+        self._replied = True
 
     _forfeit = -1.0
 

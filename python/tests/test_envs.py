@@ -111,11 +111,12 @@ def test_connect_four_against_negamax4_ends_with_the_right_reward():
     ],
     ids=["tetris", "contest", "puyo", "connect"],
 )
-def test_vector_env_equals_single_games(game):
+@pytest.mark.parametrize("features", [True, False])
+def test_vector_env_equals_single_games(game, features):
     """N games stepped in one call give the observations, rewards and ends of N single games
     (seeds seed + i) played with the same actions, across autoresets (seeds + N)."""
     n, seed = 5, 40
-    vector = stacktune.envs.VectorEnv(game, n, max_pieces=30, features=True)
+    vector = stacktune.envs.VectorEnv(game, n, max_pieces=30, features=features)
     obs, info = vector.reset(seed=seed)
     make = lambda s: type(game)(**_settings(game), seed=s)  # noqa: E731
     singles = [make(seed + i) for i in range(n)]
@@ -126,7 +127,10 @@ def test_vector_env_equals_single_games(game):
             assert np.array_equal(obs["board"][i], single.board)
             assert np.array_equal(obs["pieces"][i], single.pieces)
             assert np.array_equal(info["action_mask"][i], single.action_mask())
-            assert np.array_equal(obs["features"][i], single.features_by_action())
+            if features:
+                assert np.array_equal(obs["features"][i], single.features_by_action())
+            else:
+                assert "features" not in obs
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = vector.step(actions)
         for i, single in enumerate(singles):

@@ -66,3 +66,16 @@ def test_tetris_player_moves_score_the_cli_games(monkeypatch, cli_json):
     report = cli_json("play", "--json", "--quiet", "--weights", "weights/tetris/dellacherie.toml", "--width", "6", "--height", "10", "--games", "1", "--seed", "5")
     assert game.score == report["mean"]
     assert game.moves_played == report["total_pieces"]
+
+
+def test_play_all_plays_what_play_plays():
+    one, other = stacktune.Tetris(8, 10, seed=9), stacktune.Tetris(8, 10, seed=9)
+    actions, points = [], 0.0
+    while not one.done:
+        move = one.legal_moves()[len(actions) % len(one.legal_moves())]
+        actions.append(move.action)
+        points += one.play(move).points
+    assert other.play_all(actions) == points
+    assert (other.score, other.moves_played, other.done) == (one.score, one.moves_played, True)
+    with pytest.raises(ValueError, match="^move 0: action 0 is not a legal move of its position$"):
+        other.play_all([0])

@@ -24,17 +24,14 @@ import subprocess
 import sys
 import time
 
-TETRIS_GYMNASIUM = r"""
-import sys, time, json
+# One environment stepped with random legal actions for SECONDS, run by whichever interpreter
+# has the environment; MAKE builds it.
+TIMED_LOOP = r"""
+import json, sys, time
 import numpy as np
 import gymnasium as gym
-from tetris_gymnasium.envs.tetris import Tetris
-from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
-from tetris_gymnasium.wrappers.observation import FeatureVectorObservation
-
+MAKE
 seconds = float(sys.argv[1])
-base = gym.make("tetris_gymnasium/Tetris")
-env = GroupedActionsObservations(base, observation_wrappers=[FeatureVectorObservation(base)])
 draws = np.random.default_rng(0).random(1 << 20)
 obs, info = env.reset(seed=0)
 steps, start = 0, time.perf_counter()
@@ -45,28 +42,30 @@ while time.perf_counter() - start < seconds:
     steps += 1
     if terminated or truncated:
         obs, info = env.reset()
-print(json.dumps({"placements_per_second": steps / (time.perf_counter() - start)}))
+print(json.dumps(steps / (time.perf_counter() - start)))
+"""
+
+STACKTUNE = """
+import stacktune.envs
+env = gym.make("stacktune/Tetris-v0")
+"""
+
+TETRIS_GYMNASIUM = """
+from tetris_gymnasium.envs.tetris import Tetris
+from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
+from tetris_gymnasium.wrappers.observation import FeatureVectorObservation
+base = gym.make("tetris_gymnasium/Tetris")
+env = GroupedActionsObservations(base, observation_wrappers=[FeatureVectorObservation(base)])
 """
 
 
-def single_env(seconds: float) -> float:
-    import gymnasium as gym
-    import numpy as np
-
-    import stacktune.envs  # noqa: F401
-
-    env = gym.make("stacktune/Tetris-v0")
-    draws = np.random.default_rng(0).random(1 << 20)
-    obs, info = env.reset(seed=0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        legal = np.flatnonzero(info["action_mask"])
-        action = legal[int(draws[steps & 0xFFFFF] * len(legal))]
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps += 1
-        if terminated or truncated:
-            obs, info = env.reset()
-    return steps / (time.perf_counter() - start)
+def timed_loop(python: str, make: str, seconds: float) -> float:
+    """Placements a second of one environment that `make` builds, run by `python`."""
+    code = TIMED_LOOP.replace("MAKE", make)
+    done = subprocess.run(
+        [python, "-c", code, str(seconds)], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def vector_env(seconds: float, envs: int) -> float:
@@ -130,14 +129,12 @@ def main() -> None:
         return
     figures = {}
     if args.tetris_gymnasium:
-        done = subprocess.run(
-            [args.tetris_gymnasium, "-c", TETRIS_GYMNASIUM, str(args.seconds)],
-            capture_output=True, text=True, check=True,
+        figures["(c) tetris-gymnasium, grouped actions + feature vectors"] = timed_loop(
+            args.tetris_gymnasium, TETRIS_GYMNASIUM, args.seconds
         )
-        figures["(c) tetris-gymnasium, grouped actions + feature vectors"] = json.loads(
-            done.stdout.strip().splitlines()[-1]
-        )["placements_per_second"]
-    figures["(a) stacktune/Tetris-v0, one environment"] = single_env(args.seconds)
+    figures["(a) stacktune/Tetris-v0, one environment"] = timed_loop(
+        sys.executable, STACKTUNE, args.seconds
+    )
     figures[f"(b) VectorEnv, {args.envs} games, every core"] = vector_env(args.seconds, args.envs)
     one_core = subprocess.run(
         [sys.executable, __file__, "--only", "vector", "--seconds", str(args.seconds), "--envs", str(args.envs)],

@@ -80,7 +80,8 @@ pub fn build<G>(spec: &GameSpec, pick: impl Fn(AnyGame) -> Option<G>) -> PyResul
 }
 
 macro_rules! game_class {
-    ($class:ident, $name:literal, $game:ty) => {
+    ($class:ident, $name:literal, $game:ty, $doc:literal) => {
+        #[doc = $doc]
         #[pyclass(module = "stacktune", name = $name)]
         pub struct $class {
             pub state: State<$game>,
@@ -277,10 +278,34 @@ macro_rules! game_class {
     };
 }
 
-game_class!(PyTetris, "Tetris", Tetris);
-game_class!(PyContest, "ContestTetris", Contest);
-game_class!(PyPuyo, "Puyo", Puyo);
-game_class!(PyConnect, "ConnectN", Connect);
+game_class!(
+    PyTetris,
+    "Tetris",
+    Tetris,
+    "Research Tetris (the papers' rules: drop from above, no slides). A board cell is 1 when \
+     filled; pieces are numbered 1..7 for I O T S Z L J (0: none)."
+);
+game_class!(
+    PyContest,
+    "ContestTetris",
+    Contest,
+    "Contest Tetris (10 × 22, hold, five previews, 180 turns; seed S is contest seed S). A \
+     board cell is 1 when filled; pieces are numbered 1..7 for I L J T O S Z (0: none)."
+);
+game_class!(
+    PyPuyo,
+    "Puyo",
+    Puyo,
+    "Puyo Puyo on 6 × 12 (13 rows under tsu). A board cell is its colour, 1..5 (0: empty); a \
+     move places the pair `pieces` shows (axis, child)."
+);
+game_class!(
+    PyConnect,
+    "ConnectN",
+    Connect,
+    "Connect-N for two players. A board cell is 1 for the first player's disc (X), 2 for the \
+     second's (O); `pieces` holds the side to move. A move's features are from the mover's side."
+);
 
 /// Board text from a list of row strings or one string of lines, as board files hold it.
 fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {

@@ -73,6 +73,12 @@ def _spaces(game: Any, features: bool) -> Tuple[spaces.Discrete, spaces.Dict]:
     return spaces.Discrete(game.actions), spaces.Dict(observation)
 
 
+def _episode_seed(env: Any, seed: Optional[int]) -> int:
+    """The seed a reset deals: the one given, else one drawn from the environment's own
+    generator (which `reset(seed=...)` seeded), so that later resets are reproducible too."""
+    return seed if seed is not None else int(env.np_random.integers(0, _SEEDS))
+
+
 def _frame(board: np.ndarray) -> np.ndarray:
     """The board as an RGB image, one square of pixels a cell."""
     image = _PALETTE[np.minimum(board, len(_PALETTE) - 1)]
@@ -130,9 +136,7 @@ class _PlacementEnv(gym.Env):
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
     ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is None:
-            seed = int(self.np_random.integers(0, _SEEDS))
-        self.game = self._make(seed)
+        self.game = self._make(_episode_seed(self, seed))
         self._start()
         obs = self._observation(self.game.observe(self.features))
         return obs, self._info()
@@ -288,9 +292,7 @@ class VectorEnv(gym.vector.VectorEnv):
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
     ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is None:
-            seed = int(self.np_random.integers(0, _SEEDS))
-        obs, mask, *_ = self.engine.reset(seed)
+        obs, mask, *_ = self.engine.reset(_episode_seed(self, seed))
         self._mask = mask
         return obs, {"action_mask": mask}
 

@@ -4,6 +4,10 @@ a run stopped by KeyboardInterrupt resumes to the result of a run never stopped.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -66,4 +70,29 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path, monkeypatch):
     assert not (tmp_path / "stopped" / "best.toml").exists()
     result = stacktune.evolve(resume="stopped", quiet=True)
     assert result["folder"] == "stopped"
+    assert read(tmp_path / "stopped") == read(tmp_path / "whole")
+
+
+def test_ctrl_c_stops_after_the_generation_and_the_run_resumes(tmp_path, monkeypatch):
+    """A real SIGINT to a Python running `evolve`: KeyboardInterrupt once the generation is
+    checkpointed, and `evolve(resume=...)` ends where a run never stopped ends."""
+    config = dict(CONFIG, generations=60, games=4, max_pieces=200, validate_every=30)
+    child = subprocess.Popen(
+        [sys.executable, "-c", f"import stacktune; stacktune.evolve({config!r}, out='stopped', quiet=True)"],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    history = tmp_path / "stopped" / "history.csv"
+    while not (history.exists() and len(history.read_text().splitlines()) > 2):
+        assert child.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(0.01)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=300)
+    assert child.returncode == -signal.SIGINT, err  # how Python ends on KeyboardInterrupt
+    assert "KeyboardInterrupt: stopped " in err and "resume with" in err, err
+    assert not (tmp_path / "stopped" / "best.toml").exists()
+    monkeypatch.chdir(tmp_path)
+    stacktune.evolve(resume="stopped", quiet=True)
+    stacktune.evolve(config, out="whole", quiet=True)
     assert read(tmp_path / "stopped") == read(tmp_path / "whole")

@@ -96,3 +96,12 @@ def test_ctrl_c_stops_after_the_generation_and_the_run_resumes(tmp_path, monkeyp
     stacktune.evolve(resume="stopped", quiet=True)
     stacktune.evolve(config, out="whole", quiet=True)
     assert read(tmp_path / "stopped") == read(tmp_path / "whole")
+
+
+def test_progress_reaches_a_python_stderr_that_is_not_the_terminal(tmp_path, monkeypatch, capsys):
+    """A notebook's sys.stderr is no file descriptor: the run's progress lines go to it."""
+    monkeypatch.chdir(tmp_path)
+    stacktune.evolve(CONFIG, out="shown", generations=1)
+    err = capsys.readouterr().err
+    assert "run folder: shown\n" in err
+    assert "generation 0 (1 of 1 done): best " in err

@@ -10,7 +10,8 @@ pub mod puyo;
 pub mod tetris;
 
 use crate::game::Game;
-use crate::search::{MAX_BEAM_DEPTH, Search, check_beam};
+use crate::limits::{MAX_BEAM_DEPTH, check_beam};
+use crate::search::Search;
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};

@@ -239,11 +239,39 @@ impl Game for Trominoes {
     }
 }
 
-/// The report page has no rules of this game, so each step carries the board it leaves (the
-/// page's `rows` kind): the page shows the boards rather than playing the moves.
+/// The report page plays moves back with its own copy of a game's rules. Dropping pieces into
+/// a well and clearing full rows are Tetris's rules, so the page plays this game's moves as
+/// research Tetris's, with this game's pieces: `[orientation, column, bottom row, piece drawn]`.
 impl Replayable for Trominoes {
     fn replay_setup(&self) -> Value {
-        json!({ "kind": "rows", "rules": self.rules(), "width": WIDTH, "height": HEIGHT })
+        // Each orientation as the page draws it: its rows, top first, `#` for a cell.
+        let pictures = |cells: &[(usize, usize)]| -> Vec<String> {
+            let width = cells.iter().map(|&(dx, _)| dx).max().unwrap_or(0) + 1;
+            let height = cells.iter().map(|&(_, dy)| dy).max().unwrap_or(0) + 1;
+            (0..height)
+                .rev()
+                .map(|dy| {
+                    (0..width)
+                        .map(|dx| if cells.contains(&(dx, dy)) { '#' } else { '.' })
+                        .collect()
+                })
+                .collect()
+        };
+        let shapes: serde_json::Map<String, Value> = LETTERS
+            .iter()
+            .zip(SHAPES)
+            .map(|(letter, turns)| {
+                let turns: Vec<Vec<String>> = turns.iter().map(|c| pictures(c)).collect();
+                (letter.to_string(), json!(turns))
+            })
+            .collect();
+        json!({
+            "kind": "tetris",
+            "rules": self.rules(),
+            "width": WIDTH,
+            "height": HEIGHT,
+            "shapes": shapes,
+        })
     }
 
     fn board_rows(&self, position: &Position) -> Vec<String> {
@@ -266,12 +294,18 @@ impl Replayable for Trominoes {
 
     fn replay_step(
         &self,
-        _before: &Position,
-        _chosen: Option<Drop>,
+        before: &Position,
+        chosen: Option<Drop>,
         after: &Position,
     ) -> Option<Vec<Value>> {
+        let mv = chosen?;
+        let cells = SHAPES[before.piece][mv.orientation];
+        let mut rows = before.rows;
+        let (_, bottom) = Self::place(&mut rows, &before.heights(), cells, mv.column)?;
         Some(vec![
-            json!(self.board_rows(after)),
+            mv.orientation.into(),
+            mv.column.into(),
+            bottom.into(),
             self.shown_pieces(after),
         ])
     }

@@ -72,9 +72,10 @@ fn the_example_game_is_tuned_played_and_resumed_like_a_built_in_one() {
         "{history}"
     );
     let page = fs::read_to_string(a.join("report.html")).unwrap();
+    // The page replays the game's moves as Tetris's, with the game's own pieces.
     assert!(
-        page.contains(r#""kind":"rows""#),
-        "the page replays the game's boards"
+        page.contains("\"shapes\":{\"I\":[[\"###\"],[\"#\",\"#\",\"#\"]],\"V\":[[\"#.\",\"##\"]"),
+        "the page draws the game's pieces"
     );
 
     // The tuned weights beat the start on the same 200 held-out games, by far: the start

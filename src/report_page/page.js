@@ -294,14 +294,6 @@ const RULES = {
     rows(s) { return s.g.map((r) => r.join("")); },
     pieces(s) { return chip("to move", [s.toMove]); },
   },
-  // A game the page has no rules of (a game of your own, docs/adding-a-game.md): each step
-  // holds the board the move leaves and the pieces then shown, and the page shows them.
-  rows: {
-    start(setup, board, pieces) { return { g: grid(board), shown: pieces }; },
-    play(setup, s, step) { return { g: grid(step[0]), shown: step[1], note: "" }; },
-    rows(s) { return s.g.map((r) => r.join("")); },
-    pieces(s) { return chip("shown", s.shown ? [s.shown] : []); },
-  },
 };
 
 // The cells of a line of `n` through (r, c) in the disc's colour, or null.

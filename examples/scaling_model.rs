@@ -10,11 +10,11 @@
 //! Game times: this machine plays 300 uncapped 10 × 10 games with the shipped long run's
 //! weights (`weights/tetris/stacktune-long.toml`) on one thread; a game's time is its pieces ×
 //! the measured time per piece. The 10 × 20 games cannot be played out here (7.4 M lines each
-//! with these weights, README), so their lengths are the 10 × 10 lengths' measured shape (each
+//! with these weights, docs/scale-out.md), so their lengths are the 10 × 10 lengths' measured shape (each
 //! divided by their mean) scaled to 7.4 M lines × 2.5 pieces a line, at the time per piece
 //! measured on capped 10 × 20 games.
 //!
-//! Costs, in the order of the arguments (defaults measured on this machine, README):
+//! Costs, in the order of the arguments (defaults measured on this machine, docs/scale-out.md):
 //! `latency_us`, a message's one-way time (`mpirun -n 2 target/release/examples/mpi_pingpong`:
 //! 0.3 µs through shared memory; a cluster's network is 1–50 µs); `poll_us`, how long a message
 //! waits before rank 0 looks (half the backend's longest pause between looks, 1 ms);
@@ -41,7 +41,7 @@ use std::time::Instant;
 /// The generation modelled: candidates × games.
 const CANDIDATES: u64 = 100;
 const GAMES: u64 = 10;
-/// Mean lines of the long run's weights on 10 × 20 (README: 7.4 M over 10 games).
+/// Mean lines of the long run's weights on 10 × 20 (docs/tetris.md: 7.4 M over 10 games).
 const LINES_10X20: f64 = 7.4e6;
 /// Simulated generations averaged per figure.
 const GENERATIONS: u64 = 50;

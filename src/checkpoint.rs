@@ -7,8 +7,7 @@
 //! does not otherwise.
 
 use crate::report::{HistoryRow, history_csv};
-use crate::run::RunConfig;
-use crate::tune::OptimizerState;
+use crate::tune::{OptimizerConfig, OptimizerState};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -36,8 +35,8 @@ struct Sealed<'a> {
 
 /// What a checkpoint must agree with: the run's config and its history file.
 pub struct Expected<'a> {
-    /// The run's config: its optimiser and that optimiser's settings.
-    pub config: &'a RunConfig,
+    /// The optimiser run.toml asks for, with its settings.
+    pub optimizer: &'a OptimizerConfig,
     /// The tuned features, in order (the history's columns).
     pub features: &'a [String],
     pub generations: u64,
@@ -86,21 +85,16 @@ impl Checkpoint {
 
     fn check(&self, expected: &Expected) -> Result<()> {
         let features = expected.features.len();
-        let config = expected.config;
-        if self.optimizer.kind() != config.optimizer.kind {
+        let config = expected.optimizer;
+        if self.optimizer.kind() != config.kind() {
             bail!(
                 "it holds a {} optimizer, run.toml asks for {}",
                 self.optimizer.kind().name(),
-                config.optimizer.kind.name()
+                config.kind().name()
             );
         }
         self.optimizer
-            .check(
-                &config.ga,
-                &config.cem_config(),
-                &config.cmaes_config(),
-                features,
-            )
+            .check(config, features)
             .context("it does not match run.toml")?;
         if self.next_generation > expected.generations {
             bail!(
@@ -158,14 +152,11 @@ mod tests {
 
     const FEATURES: [&str; 2] = ["holes", "bumpiness"];
 
-    fn config() -> RunConfig {
-        RunConfig {
-            ga: GaConfig {
-                population: 4,
-                elitism: 1,
-                ..GaConfig::default()
-            },
-            ..RunConfig::default()
+    fn ga() -> GaConfig {
+        GaConfig {
+            population: 4,
+            elitism: 1,
+            ..GaConfig::default()
         }
     }
 
@@ -185,24 +176,24 @@ mod tests {
         };
         Checkpoint {
             next_generation: 2,
-            optimizer: OptimizerState::Ga(GeneticAlgorithm::new(config().ga, 2, None, &mut rng)),
+            optimizer: OptimizerState::Ga(GeneticAlgorithm::new(ga(), 2, None, &mut rng)),
             history: vec![row(0, 8), row(1, 16)],
             evaluations: 16,
         }
     }
 
     fn open(text: &str) -> Result<Checkpoint> {
-        open_for(text, &config())
+        open_for(text, &OptimizerConfig::Ga(ga()))
     }
 
-    fn open_for(text: &str, config: &RunConfig) -> Result<Checkpoint> {
+    fn open_for(text: &str, optimizer: &OptimizerConfig) -> Result<Checkpoint> {
         let features: Vec<String> = FEATURES.iter().map(|s| s.to_string()).collect();
         let cp = two_generations();
         let csv = history_csv(&features, &cp.history).unwrap();
         Checkpoint::open(
             text,
             &Expected {
-                config,
+                optimizer,
                 features: &features,
                 generations: 3,
                 history_csv: Some(&csv),
@@ -248,12 +239,7 @@ mod tests {
     #[test]
     fn another_optimizers_checkpoint_is_refused() {
         let text = two_generations().seal().unwrap();
-        let cem = RunConfig {
-            optimizer: crate::tune::OptimizerSpec {
-                kind: crate::tune::OptimizerKind::Cem,
-            },
-            ..config()
-        };
+        let cem = OptimizerConfig::Cem(crate::tune::cem::CemConfig::default());
         assert_eq!(
             format!("{:#}", open_for(&text, &cem).unwrap_err()),
             "it holds a ga optimizer, run.toml asks for cem"

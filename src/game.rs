@@ -265,6 +265,24 @@ pub trait Game: Send + Sync {
     fn render(&self, position: &Self::Position) -> String;
 }
 
+/// The same game with its episodes numbered from `seed` if given ([`Game::numbered_from`]) and
+/// `rivals` added to its opponents if any ([`Game::with_rivals`]); rivals for a one-player
+/// game are an error. What a batch's settings ask of any game, built-in or not.
+pub fn adapted<G: Game + Clone>(
+    game: &G,
+    seed: Option<u64>,
+    rivals: &[Vec<f64>],
+) -> anyhow::Result<G> {
+    let game = seed.map_or_else(|| game.clone(), |s| game.numbered_from(s));
+    if rivals.is_empty() {
+        return Ok(game);
+    }
+    match game.with_rivals(rivals) {
+        Some(game) => Ok(game),
+        None => anyhow::bail!("{} is played alone: it takes no rivals", game.name()),
+    }
+}
+
 /// The default [`Game::episode`]: a game from [`Game::start`], played alone with [`play_from`],
 /// every piece drawn from `rng`. A game that measures its episodes another way in some settings
 /// (research Tetris's splitting estimates) plays this in the others.

@@ -1,28 +1,45 @@
 //! stacktune: tunes Dellacherie-style linear players for grid puzzle games.
 //!
 //! The pipeline is game rules → placements → features → `w · φ` → chosen move; an optimiser
-//! evolves `w` over seeded games played in parallel. See DESIGN in the README for the map.
+//! evolves `w` over seeded games played in parallel. The modules below are listed by layer,
+//! top down; a module imports only from its own layer or the layers under it.
 
-pub mod backend;
-pub mod checkpoint;
+// The command line: flags parsed and dispatched (`main.rs` is only the entry point), and
+// what a host embedding stacktune (the Python package) needs of the commands.
 pub mod commands;
-pub mod compare;
 pub mod embed;
-pub mod episode;
-pub mod eval;
+
+// A run: its config, the executor and its observers, the folder, checkpoint and pages.
+pub mod checkpoint;
+pub mod compare;
 pub mod folder;
-pub mod fsutil;
-pub mod game;
-pub mod games;
-pub mod limits;
-pub mod progress;
-pub mod replay;
 pub mod report;
 pub mod report_page;
-pub mod rng;
 pub mod run;
+
+// Where games are played (threads or MPI ranks), and the optimisers, which name no game.
+pub mod backend;
+pub mod tune;
+
+// The games: rules, boards, features and the registry that builds them from their settings.
+pub mod games;
+
+// One game recorded as a player plays it, for the pages' replays (each game draws itself).
+pub mod replay;
+
+// How far a player looks.
 pub mod search;
+
+// The linear player, its weights files, and whole episodes played in parallel.
+pub mod episode;
+pub mod eval;
+pub mod weights;
+
+// The trait every game implements, and the base every layer uses.
+pub mod fsutil;
+pub mod game;
+pub mod limits;
+pub mod progress;
+pub mod rng;
 pub mod stats;
 pub mod toml_error;
-pub mod tune;
-pub mod weights;

@@ -25,6 +25,23 @@ pub const SPLITTING_EFFORT: RangeInclusive<u32> = 10..=1_000_000;
 /// Worker threads (0 = one per core).
 pub const THREADS: RangeInclusive<usize> = 0..=256;
 
+/// Widest beam accepted: wider beams cost time linearly and stop paying long before this.
+pub const MAX_BEAM_WIDTH: usize = 100_000;
+/// Deepest beam accepted: no game here shows more pieces than this ahead.
+pub const MAX_BEAM_DEPTH: u32 = 16;
+
+/// Checks a beam's depth and width against the limits above, naming each as the user gave it
+/// (`names`: the flags, or a weights file's keys), so the one-line error says what to change.
+pub fn check_beam(depth: u32, width: usize, names: (&str, &str)) -> Result<()> {
+    if !(1..=MAX_BEAM_DEPTH).contains(&depth) {
+        bail!("{} {depth} is out of range 1..={MAX_BEAM_DEPTH}", names.0);
+    }
+    if !(1..=MAX_BEAM_WIDTH).contains(&width) {
+        bail!("{} {width} is out of range 1..={MAX_BEAM_WIDTH}", names.1);
+    }
+    Ok(())
+}
+
 /// Rejects `value` outside `range`, naming the setting and the range.
 pub fn check<T: PartialOrd + std::fmt::Display>(
     name: &str,

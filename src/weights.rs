@@ -4,7 +4,7 @@
 //! features in, and so that a person can read and edit it.
 
 use crate::fsutil::write_atomic;
-use crate::search::{MAX_BEAM_DEPTH, check_beam};
+use crate::limits::{MAX_BEAM_DEPTH, check_beam};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

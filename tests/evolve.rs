@@ -339,7 +339,7 @@ fn resume_without_checkpoint_is_an_error() {
 
 /// `evolve` with no config, run outside the repository (an installed binary, another working
 /// directory): the built-in run's Dellacherie baseline is built in, and scores on the 2,000
-/// held-out games what README and reports/tetris-default record for it.
+/// held-out games what docs/tetris.md and reports/tetris-default record for it.
 #[test]
 fn built_in_run_works_outside_the_repository() {
     let dir = tempfile::tempdir().unwrap();

@@ -118,7 +118,7 @@ proptest! {
         let crc = if reseal { crc32fast::hash(state.as_bytes()) } else { 0 };
         let text = format!("{{\"crc32\":\"{crc:08x}\",\"state\":{state}}}");
         let expected = Expected {
-            config: &config,
+            optimizer: &config.optimizer_config(),
             features: &features,
             generations: config.generations,
             history_csv: Some(&history),

@@ -1,7 +1,7 @@
 //! The engine's acceptance test: the published weights reproduce the published mean lines on
 //! 10 × 10 (Dellacherie ≈ 2,340, El-Tetris ≈ 3,100, BCTS/DU ≈ 3,900). With 500 games the 95 %
 //! interval of a mean of exponential-like scores is about ±9 %, so each figure must land within
-//! ±15 % here; README gives the 2,000-game figures, which land within ±8 %.
+//! ±15 % here; docs/tetris.md gives the 2,000-game figures, which land within ±8 %.
 
 use stacktune::episode::play_pairs;
 use stacktune::eval::LinearPlayer;

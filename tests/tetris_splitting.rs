@@ -54,7 +54,7 @@ fn assert_agrees(name: &str, v: &serde_json::Value, truth: f64, truth_ci: f64) {
     assert!(ci < 0.2 * truth, "{name}: ± {ci:.0} is too wide to test");
 }
 
-/// 10 × 10, where whole games are cheap (and splitting is not cheaper): README's figures over
+/// 10 × 10, where whole games are cheap (and splitting is not cheaper): docs/tetris.md's figures over
 /// 10,000 games (Dellacherie, `--seed 0`) and 2,000 (El-Tetris), against 200 estimates of 200
 /// trajectories a level.
 #[test]
@@ -147,7 +147,7 @@ fn on_10x20_estimates_agree_with_published_players() {
 }
 
 /// The shipped 10 × 20 weights, tuned on estimates (`reports/tetris-10x20-splitting/`), above
-/// BCTS/DU with both intervals apart on the same 100 estimates (README gives 20 whole games:
+/// BCTS/DU with both intervals apart on the same 100 estimates (docs/tetris.md gives 20 whole games:
 /// 44.1 M against BCTS/DU's 31.2 M).
 #[test]
 fn shipped_10x20_weights_beat_bcts_du() {

@@ -14,7 +14,7 @@ mod mpi;
 
 use crate::episode::{play_pairs, thread_pool};
 use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, Game};
+use crate::game::{EpisodeLimits, EpisodeResult, Game, adapted};
 use crate::games::{AnyGame, GameSpec};
 use crate::progress::Progress;
 use crate::rng::{Purpose, stream};
@@ -163,10 +163,29 @@ impl Backend for Local {
     }
 }
 
+/// Plays batches in this process, as [`Local`] does, on a game held as a value instead of one
+/// built from the batch's settings: the backend of a game the registry does not know (a game
+/// of your own, as in `examples/`). The batch's settings still give the search, and its
+/// numbering and rivals are applied to the game ([`adapted`]).
+pub struct LocalGame<'a, G>(pub &'a G);
+
+impl<G: Game + Clone> Backend for LocalGame<'_, G> {
+    fn play(
+        &self,
+        batch: &Batch,
+        stop: &AtomicBool,
+        progress: &Progress,
+    ) -> Result<Option<Vec<EpisodeResult>>> {
+        let game = adapted(self.0, batch.game.numbered_from, &batch.game.rivals)?;
+        let table = Table::ready(game, self.0.feature_names(), batch)?;
+        Ok(table.play_on(&table.game, 0..batch.pairs(), stop, progress))
+    }
+}
+
 /// A batch made ready to play: the game built, the players made and the threads started, once
 /// per batch however many ranges of it a process plays.
-struct Table {
-    game: AnyGame,
+struct Table<G = AnyGame> {
+    game: G,
     players: Vec<Player>,
     games: u64,
     streams: Streams,
@@ -175,10 +194,29 @@ struct Table {
 }
 
 impl Table {
+    /// The batch's game built from its settings, made ready.
     fn new(batch: &Batch) -> Result<Table> {
         let game = batch.game.build()?;
-        let search = batch.game.spec.search()?;
         let names = with_game!(&game, g => g.feature_names());
+        Table::ready(game, names, batch)
+    }
+
+    /// Plays pairs `pairs` on this process's threads, in pair order.
+    fn play(
+        &self,
+        pairs: Range<u64>,
+        stop: &AtomicBool,
+        progress: &Progress,
+    ) -> Option<Vec<EpisodeResult>> {
+        with_game!(&self.game, g => self.play_on(g, pairs, stop, progress))
+    }
+}
+
+impl<G: Sync> Table<G> {
+    /// `game` (whose features are `names`) with the batch's players, under the search its
+    /// settings give, and threads.
+    fn ready(game: G, names: &[&str], batch: &Batch) -> Result<Table<G>> {
+        let search = batch.game.spec.search()?;
         let players = batch
             .players
             .iter()
@@ -194,17 +232,18 @@ impl Table {
         })
     }
 
-    /// Plays pairs `pairs` on this process's threads, in pair order.
-    fn play(
+    /// Plays pairs `pairs` of the table's game, seen as `game`, on this process's threads.
+    fn play_on<H: Game>(
         &self,
+        game: &H,
         pairs: Range<u64>,
         stop: &AtomicBool,
         progress: &Progress,
     ) -> Option<Vec<EpisodeResult>> {
         let streams = self.streams;
         self.pool.install(|| {
-            with_game!(&self.game, g => play_pairs(
-                g,
+            play_pairs(
+                game,
                 &self.players,
                 self.games,
                 pairs,
@@ -212,7 +251,7 @@ impl Table {
                 self.limits,
                 stop,
                 progress,
-            ))
+            )
         })
     }
 }

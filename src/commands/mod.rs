@@ -5,6 +5,7 @@ pub mod evolve;
 pub mod moves;
 pub mod play;
 mod play_pieces;
+mod play_report;
 pub mod replay;
 pub mod report;
 pub mod search_flags;

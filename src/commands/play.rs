@@ -1,7 +1,10 @@
 //! `play`: many seeded games of one weight set, in parallel, summarised.
 
+pub use super::play_report::{GameRow, PlayReport, Versus};
+use super::play_report::{print_per_game, print_report, print_versus};
 use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
+use crate::games::AnyGame;
 use crate::games::GameSpec;
 use crate::progress::{Mode, Progress};
 use crate::replay::{Replayable, record_games};
@@ -10,9 +13,7 @@ use crate::search::Player;
 use crate::stats::Summary;
 use crate::with_game;
 use anyhow::{Result, bail};
-use serde::Serialize;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -59,68 +60,6 @@ pub struct PlayArgs {
     pub replay_moves: u64,
 }
 
-/// What `play --json` prints.
-#[derive(Debug, Serialize)]
-pub struct PlayReport {
-    #[serde(flatten)]
-    pub summary: Summary,
-    pub total_pieces: u64,
-    pub pieces_per_second: f64,
-    /// Two-player games: the results against each opponent.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub opponents: Vec<Versus>,
-    /// Games that report counts beside the score (contest Tetris): one row per game.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub per_game: Vec<GameRow>,
-}
-
-/// One game's score and the counts its game reports.
-#[derive(Debug, Serialize)]
-pub struct GameRow {
-    /// Which game: its description (contest Tetris: the contest seed), else its index.
-    pub game: String,
-    pub score: f64,
-    #[serde(flatten)]
-    pub counts: BTreeMap<&'static str, u64>,
-}
-
-/// A two-player game's results against one opponent, from the weights' side.
-#[derive(Debug, Serialize)]
-pub struct Versus {
-    pub opponent: String,
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// Mean game score: win 1, draw ½, loss 0.
-    pub score: f64,
-}
-
-impl Versus {
-    /// Tallies games whose scores are 1 (win), ½ (draw) or 0 (loss).
-    fn tally(opponent: String, scores: impl Iterator<Item = f64>) -> Versus {
-        let mut v = Versus {
-            opponent,
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            score: 0.0,
-        };
-        for s in scores {
-            v.games += 1;
-            v.score += s;
-            match s {
-                1.0 => v.wins += 1,
-                0.0 => v.losses += 1,
-                _ => v.draws += 1,
-            }
-        }
-        v.score /= v.games as f64;
-        v
-    }
-}
-
 pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
@@ -138,7 +77,23 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
         }
     }
     if let Some(pieces) = &args.pieces {
-        return super::play_pieces::run(&any, &file, pieces, &args);
+        let AnyGame::Tetris(game) = &any else {
+            bail!(
+                "--pieces plays a tetris piece sequence; weights file {} is for {}",
+                args.weights.display(),
+                file.game
+            );
+        };
+        let player = super::player_for(game, &args.game, &file, &args.weights)?;
+        let trace = args.trace.as_deref();
+        let (report, games) =
+            super::play_pieces::run(game, &player, pieces, args.max_pieces, trace)?;
+        if args.json {
+            println!("{}", serde_json::to_string(&report)?);
+        } else {
+            print_report(&report, game.score_name(), &args.weights, &games);
+        }
+        return Ok(());
     }
     if let Some(out) = &args.replay_html {
         // Checked before playing too, so the games are not played for nothing.
@@ -158,7 +113,7 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
             let games = format!("{} (seed {})", report.summary.games, args.seed);
             print_report(&report, g.score_name(), &args.weights, &games);
         } else {
-            print_versus(&report, &args);
+            print_versus(&report, &args.weights, args.games, args.seed);
         }
     });
     Ok(())
@@ -246,80 +201,4 @@ pub fn play<G: Game>(
         opponents,
         per_game,
     })
-}
-
-/// The win/draw/loss table of a two-player game.
-fn print_versus(report: &PlayReport, args: &PlayArgs) {
-    println!("weights   {}", args.weights.display());
-    println!(
-        "games     {} against each opponent (seed {}), colours alternated",
-        args.games, args.seed
-    );
-    let width = report
-        .opponents
-        .iter()
-        .map(|v| v.opponent.len())
-        .max()
-        .unwrap_or(0)
-        .max("opponent".len());
-    println!(
-        "{:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
-        "opponent", "games", "wins", "draws", "losses", "score"
-    );
-    let percent = |n: u64, of: u64| 100.0 * n as f64 / of as f64;
-    for v in &report.opponents {
-        println!(
-            "{:<width$}  {:>7}  {:>6.1}%  {:>6.1}%  {:>6.1}%  {:>6.1}%",
-            v.opponent,
-            v.games,
-            percent(v.wins, v.games),
-            percent(v.draws, v.games),
-            percent(v.losses, v.games),
-            100.0 * v.score
-        );
-    }
-    println!(
-        "moves/s   {:.0} (all games: {} moves)",
-        report.pieces_per_second, report.total_pieces
-    );
-}
-
-/// One line per game with its score and counts, for a game that reports counts.
-fn print_per_game(report: &PlayReport, names: &[&str]) {
-    if report.per_game.is_empty() {
-        return;
-    }
-    let width = report
-        .per_game
-        .iter()
-        .map(|r| r.game.len())
-        .max()
-        .unwrap_or(0)
-        .max("game".len());
-    let mut header = format!("{:<width$}  {:>8}", "game", "score");
-    for name in names {
-        header += &format!("  {name:>8}");
-    }
-    println!("{header}");
-    for row in &report.per_game {
-        let mut line = format!("{:<width$}  {:>8}", row.game, row.score);
-        for name in names {
-            line += &format!("  {:>8}", row.counts[name]);
-        }
-        println!("{line}");
-    }
-    println!();
-}
-
-/// The summary table of a one-player game; `games` says how many and where they came from.
-pub(super) fn print_report(report: &PlayReport, measure: &str, weights: &Path, games: &str) {
-    let s = &report.summary;
-    println!("weights       {}", weights.display());
-    println!("games         {games}");
-    println!("mean {measure:<8} {:.1} ± {:.1} (95 % CI)", s.mean, s.ci95);
-    println!("median        {:.1}", s.median);
-    println!("std           {:.1}", s.std);
-    println!("min / max     {} / {}", s.min, s.max);
-    println!("pieces        {}", report.total_pieces);
-    println!("pieces/s      {:.0}", report.pieces_per_second);
 }

@@ -9,8 +9,8 @@ pub mod panel;
 pub mod puyo;
 pub mod tetris;
 
-use crate::game::Game;
-use crate::search::{MAX_BEAM_DEPTH, Search, check_beam};
+use crate::limits::{MAX_BEAM_DEPTH, check_beam};
+use crate::search::Search;
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
@@ -354,20 +354,9 @@ impl GameSpec {
 }
 
 impl AnyGame {
-    /// The same game with its episodes numbered from `seed` if given
-    /// ([`Game::numbered_from`]) and `rivals` added to its opponents if any
-    /// ([`Game::with_rivals`]); rivals for a one-player game are an error.
+    /// The same game, [`adapted`](crate::game::adapted) to `seed` and `rivals`.
     pub fn adapted(&self, seed: Option<u64>, rivals: &[Vec<f64>]) -> Result<AnyGame> {
-        fn adapt<G: Game + Clone>(g: &G, seed: Option<u64>, rivals: &[Vec<f64>]) -> Result<G> {
-            let g = seed.map_or_else(|| g.clone(), |s| g.numbered_from(s));
-            if rivals.is_empty() {
-                return Ok(g);
-            }
-            match g.with_rivals(rivals) {
-                Some(g) => Ok(g),
-                None => bail!("{} is played alone: it takes no rivals", g.name()),
-            }
-        }
+        use crate::game::adapted as adapt;
         Ok(match self {
             AnyGame::Tetris(g) => AnyGame::Tetris(adapt(g, seed, rivals)?),
             AnyGame::Contest(g) => AnyGame::Contest(adapt(g, seed, rivals)?),

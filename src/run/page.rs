@@ -1,8 +1,9 @@
 //! A run's `report.html`: written by an [`Observer`] at every checkpoint of `evolve`, once
 //! more with the final held-out summary, and by `stacktune report DIR` for a folder.
 
+use super::config::{RunConfig, feature_indices};
+use super::evaluation::expand_to;
 use super::executor::{GenerationDone, Observer};
-use super::{RunConfig, expand_to};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
 use crate::replay::{Replay, Replayable, record_games};
@@ -155,7 +156,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
     let any = config.game.build()?;
     crate::with_game!(&any, g => {
         let all = g.feature_names();
-        let indices = super::feature_indices(all, &config.features, g.name())?;
+        let indices = feature_indices(all, &config.features, g.name())?;
         let features: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
         if let Some(row) = history.iter().find(|r| r.best_weights.len() != features.len()) {
             bail!(

@@ -11,26 +11,11 @@ mod lookahead;
 pub use alpha_beta::alpha_beta;
 pub use beam::beam;
 pub use lookahead::{lookahead, one_ply};
+// The beam's bounds live with the other bounds, below the weights files that check them.
+pub use crate::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
 use crate::game::{Game, Policy};
-
-/// Widest beam accepted: wider beams cost time linearly and stop paying long before this.
-pub const MAX_BEAM_WIDTH: usize = 100_000;
-/// Deepest beam accepted: no game here shows more pieces than this ahead.
-pub const MAX_BEAM_DEPTH: u32 = 16;
-
-/// Checks a beam's depth and width against the limits above, naming each as the user gave it
-/// (`names`: the flags, or a weights file's keys), so the one-line error says what to change.
-pub fn check_beam(depth: u32, width: usize, names: (&str, &str)) -> anyhow::Result<()> {
-    if !(1..=MAX_BEAM_DEPTH).contains(&depth) {
-        anyhow::bail!("{} {depth} is out of range 1..={MAX_BEAM_DEPTH}", names.0);
-    }
-    if !(1..=MAX_BEAM_WIDTH).contains(&width) {
-        anyhow::bail!("{} {width} is out of range 1..={MAX_BEAM_WIDTH}", names.1);
-    }
-    Ok(())
-}
 
 /// A search: how the player turns position scores into a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -107,6 +107,70 @@ pub struct OptimizerSpec {
     pub kind: OptimizerKind,
 }
 
+/// The chosen optimiser with its settings: what starts one, sizes its generations and checks
+/// a state read back from a checkpoint. A run config stores it as `[optimizer] kind` and the
+/// kind's own table; everything else about the optimiser asks this.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptimizerConfig {
+    Ga(ga::GaConfig),
+    Cem(cem::CemConfig),
+    Cmaes(cmaes::CmaesConfig),
+}
+
+impl OptimizerConfig {
+    pub fn kind(&self) -> OptimizerKind {
+        match self {
+            OptimizerConfig::Ga(_) => OptimizerKind::Ga,
+            OptimizerConfig::Cem(_) => OptimizerKind::Cem,
+            OptimizerConfig::Cmaes(_) => OptimizerKind::Cmaes,
+        }
+    }
+
+    /// Rejects settings that cannot run, naming the setting.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        match self {
+            OptimizerConfig::Ga(c) => c.validate(),
+            OptimizerConfig::Cem(c) => c.validate(),
+            OptimizerConfig::Cmaes(c) => c.validate(),
+        }
+    }
+
+    /// Candidates per generation for `dimension` tuned features (CMA-ES with restarts: the
+    /// largest population a restart may reach), which sizes a run's memory and game budget.
+    pub fn population(&self, dimension: usize) -> usize {
+        match self {
+            OptimizerConfig::Ga(c) => c.population,
+            OptimizerConfig::Cem(c) => c.population,
+            OptimizerConfig::Cmaes(c) if c.restarts => cmaes::MAX_POPULATION,
+            OptimizerConfig::Cmaes(c) => c.lambda(dimension),
+        }
+    }
+
+    /// A first state for `dimension` features, from `start` if given, else drawn from `rng`.
+    pub fn start(
+        &self,
+        dimension: usize,
+        start: Option<&[f64]>,
+        rng: &mut ChaCha8Rng,
+    ) -> OptimizerState {
+        match self {
+            OptimizerConfig::Ga(c) => {
+                OptimizerState::Ga(ga::GeneticAlgorithm::new(c.clone(), dimension, start, rng))
+            }
+            OptimizerConfig::Cem(c) => OptimizerState::Cem(cem::CrossEntropy::new(
+                c.clone(),
+                dimension,
+                start,
+                true,
+                rng,
+            )),
+            OptimizerConfig::Cmaes(c) => {
+                OptimizerState::Cmaes(cmaes::Cmaes::new(c.clone(), dimension, start, true, rng))
+            }
+        }
+    }
+}
+
 /// Any optimiser's whole state, tagged with its kind: what a checkpoint stores, so a resumed
 /// run continues the same optimiser and a checkpoint of another kind is refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -128,17 +192,16 @@ impl OptimizerState {
 
     /// Checks a state read back from a checkpoint against the run's settings for `dimension`
     /// features; a state that passes can be asked and told without a panic.
-    pub fn check(
-        &self,
-        ga: &ga::GaConfig,
-        cem: &cem::CemConfig,
-        cmaes: &cmaes::CmaesConfig,
-        dimension: usize,
-    ) -> anyhow::Result<()> {
-        match self {
-            OptimizerState::Ga(o) => o.check(ga, dimension),
-            OptimizerState::Cem(o) => o.check(cem, dimension),
-            OptimizerState::Cmaes(o) => o.check(cmaes, dimension),
+    pub fn check(&self, config: &OptimizerConfig, dimension: usize) -> anyhow::Result<()> {
+        match (self, config) {
+            (OptimizerState::Ga(o), OptimizerConfig::Ga(c)) => o.check(c, dimension),
+            (OptimizerState::Cem(o), OptimizerConfig::Cem(c)) => o.check(c, dimension),
+            (OptimizerState::Cmaes(o), OptimizerConfig::Cmaes(c)) => o.check(c, dimension),
+            _ => anyhow::bail!(
+                "it holds a {} optimizer, run.toml asks for {}",
+                self.kind().name(),
+                config.kind().name()
+            ),
         }
     }
 

@@ -1,0 +1,108 @@
+//! What the executor calls to score a generation: the run's candidates played as batches of
+//! the game's data and the run's streams on a backend, and the held-out games that validate
+//! the best of them.
+
+use super::config::RunConfig;
+use super::executor::Evaluation;
+use crate::backend::{Backend, Batch, GameData, Streams};
+use crate::game::Game;
+use crate::progress::Progress;
+use crate::report::HistoryRow;
+use crate::rng::Purpose;
+use crate::stats::Summary;
+use crate::tune::fitness::Scores;
+use anyhow::{Context, Result};
+use std::sync::atomic::AtomicBool;
+
+/// Scores generations for the executor: candidates expanded from the tuned features to the
+/// game's, handed to the backend as batches of the game's data and the run's streams.
+pub(super) struct GameEvaluation<'a, G> {
+    pub(super) game: &'a G,
+    pub(super) data: &'a GameData,
+    pub(super) config: &'a RunConfig,
+    /// The tuned features' indices in the game's feature list.
+    pub(super) indices: &'a [usize],
+    pub(super) stop: &'a AtomicBool,
+    pub(super) backend: &'a dyn Backend,
+}
+
+impl<G: Game> Evaluation for GameEvaluation<'_, G> {
+    fn score(
+        &mut self,
+        generation: u64,
+        candidates: &[Vec<f64>],
+        history: &[HistoryRow],
+        progress: &Progress,
+    ) -> Result<Option<Scores>> {
+        let (config, all) = (self.config, self.game.feature_names().len());
+        let expand = |w: &[f64]| expand_to(self.indices, all, w);
+        // Two-player games: the last generations' champions join the opponents.
+        let champions = &history[history.len().saturating_sub(config.hall_of_fame as usize)..];
+        let batch = Batch {
+            game: GameData {
+                rivals: champions.iter().map(|r| expand(&r.best_weights)).collect(),
+                ..self.data.clone()
+            },
+            players: candidates.iter().map(|w| expand(w)).collect(),
+            games: config.games,
+            streams: Streams {
+                seed: config.seed,
+                purpose: Purpose::TrainingGames,
+                generation,
+            },
+            limits: config.limits(),
+            threads: config.threads,
+        };
+        let results = self.backend.play(&batch, self.stop, progress)?;
+        Ok(results.map(|results| Scores::of(&results, config.games)))
+    }
+
+    fn validate(&mut self, weights: &[f64]) -> Result<f64> {
+        let full = expand_to(self.indices, self.game.feature_names().len(), weights);
+        let games = self.config.validation_games;
+        let summary = held_out(
+            self.backend,
+            self.data,
+            &full,
+            games,
+            self.config,
+            self.stop,
+            &Progress::hidden(),
+        )?;
+        Ok(summary.mean)
+    }
+}
+
+/// A vector over the tuned features spread over all `len` of the game's (zeros elsewhere).
+pub(super) fn expand_to(indices: &[usize], len: usize, w: &[f64]) -> Vec<f64> {
+    let mut full = vec![0.0; len];
+    for (&i, &x) in indices.iter().zip(w) {
+        full[i] = x;
+    }
+    full
+}
+
+/// Plays `games` held-out games with `weights` (over all the game's features): the same ones
+/// `play --seed <validation_seed>` plays.
+pub(super) fn held_out(
+    backend: &dyn Backend,
+    data: &GameData,
+    weights: &[f64],
+    games: u64,
+    config: &RunConfig,
+    stop: &AtomicBool,
+    progress: &Progress,
+) -> Result<Summary> {
+    let batch = Batch {
+        game: data.numbered_from(config.validation_seed),
+        players: vec![weights.to_vec()],
+        games,
+        streams: Streams::held_out(config.validation_seed),
+        limits: config.validation_limits(),
+        threads: config.threads,
+    };
+    let results = backend
+        .play(&batch, stop, progress)?
+        .context("stopped during validation; resume with --resume")?;
+    Ok(Summary::of_results(&results))
+}

@@ -1,17 +1,22 @@
 //! Throughput of the Connect-N engine and solver: whole games of one-ply linear self-play (every
 //! legal column generated, its features computed and scored, the best played), one game from
-//! each two-move opening; and the perfect-play solver on Pons' ten published positions, each
-//! with a fresh transposition table.
+//! each two-move opening; one move of the depth-tuned weights under alpha-beta at each depth
+//! they are played at, on positions of the games accuracy set; and the perfect-play solver on
+//! Pons' ten published positions, each with a fresh transposition table, and on a hundred
+//! positions of the middle-game test set, with a fresh table each and with one table for all
+//! (what `solve-connect --positions` does), so the ratio of the two comes from one run.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
-use stacktune::game::Game;
+use stacktune::game::{Game, Policy};
 use stacktune::games::connect::Connect;
+use stacktune::games::connect::accuracy::games_set;
 use stacktune::games::connect::agents::PolicyAgent;
 use stacktune::games::connect::matches::play_out;
 use stacktune::games::connect::solver::{Solver, published_positions};
 use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search};
+use stacktune::weights::WeightFile;
 use std::hint::black_box;
 
 /// A plausible hand-set weight vector using every feature family, so that the bench pays for
@@ -97,9 +102,75 @@ fn solver_on_published_vectors(c: &mut Criterion) {
     group.finish();
 }
 
+/// One move of the shipped depth-tuned player at each depth it is measured at, averaged over
+/// 20 positions spread through the games accuracy set.
+fn alpha_beta_move(c: &mut Criterion) {
+    let game = Connect::standard();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/connect/depth4.toml");
+    let file = WeightFile::load(std::path::Path::new(path)).unwrap();
+    let eval = LinearPlayer::from_file(&game, &file).unwrap();
+    let set = games_set();
+    let positions: Vec<_> = set
+        .iter()
+        .step_by(set.len() / 20)
+        .map(|s| s.position)
+        .collect();
+    let mut group = c.benchmark_group("connect_7x6_alpha_beta");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.sample_size(10);
+    for depth in [1, 2, 4, 6, 8] {
+        let player = Player::new(eval.clone(), Search::AlphaBeta { depth });
+        group.bench_function(format!("move_depth_{depth}"), |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .filter_map(|p| player.choose(&game, black_box(p)))
+                    .map(u32::from)
+                    .sum::<u32>()
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The first hundred positions of the middle-game test set (its L2_R2), solved with a fresh
+/// table each, as one process per position did, and with one table for all.
+fn solver_batch(c: &mut Criterion) {
+    let game = Connect::standard();
+    let text = include_str!("../tests/data/connect/test_l2_r2.txt");
+    let positions: Vec<_> = text
+        .lines()
+        .take(100)
+        .map(|l| game.parse_moves(l.split(' ').next().unwrap()).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("connect_7x6_solver");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.sample_size(10);
+    group.bench_function("test_l2_r2_100_fresh_tables", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| Solver::new().solve(black_box(p)).unwrap())
+                .sum::<i32>()
+        })
+    });
+    group.bench_function("test_l2_r2_100_one_table", |b| {
+        b.iter(|| {
+            let mut solver = Solver::new();
+            positions
+                .iter()
+                .map(|p| solver.solve(black_box(p)).unwrap())
+                .sum::<i32>()
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     self_play_games_per_second,
-    solver_on_published_vectors
+    alpha_beta_move,
+    solver_on_published_vectors,
+    solver_batch
 );
 criterion_main!(benches);

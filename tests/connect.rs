@@ -3,9 +3,10 @@
 
 use stacktune::episode::with_threads;
 use stacktune::game::{FeatureValues, Game};
+use stacktune::games::connect::accuracy::{Solved, games_set, move_accuracy};
 use stacktune::games::connect::agents::{Agent, Negamax4, RandomAgent, Tutorial};
 use stacktune::games::connect::matches::{play_match, play_out};
-use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solved, Solver, move_accuracy};
+use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solver};
 use stacktune::games::connect::{Connect, Ending, Position};
 use stacktune::rng::game_stream;
 use std::collections::BTreeMap;
@@ -857,4 +858,101 @@ fn move_accuracy_counts_value_preserving_columns() {
     assert_eq!(move_accuracy(&mut Fixed(4), &set, &mut rng), 0.5);
     assert_eq!(move_accuracy(&mut Fixed(2), &set, &mut rng), 0.5);
     assert_eq!(move_accuracy(&mut Fixed(0), &set, &mut rng), 0.0);
+}
+
+/// `--positions` solves a file on one table and checks the scores it gives: the whole
+/// endgame set and the first hundred middle-game positions, against scores Pons' solver gave
+/// too (docs/connect-search.md).
+#[test]
+fn solve_connect_batch_agrees_with_the_test_sets() {
+    let out = run(&[
+        "solve-connect",
+        "--positions",
+        "tests/data/connect/test_l3_r1.txt",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let expected = read(&common::root(), "tests/data/connect/test_l3_r1.txt");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    let dir = tempfile::tempdir().unwrap();
+    let text = read(&common::root(), "tests/data/connect/test_l2_r2.txt");
+    let head: String = text.lines().take(100).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.path().join("head.txt"), &head).unwrap();
+    let out = run_in(dir.path(), &["solve-connect", "--positions", "head.txt"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), head);
+    let summary = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        summary.starts_with("100 positions, 100 scores checked, 0 differ; "),
+        "{summary}"
+    );
+}
+
+#[test]
+fn solve_connect_batch_reads_standard_input_and_reports_bad_lines() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["solve-connect", "--positions", "-", "--quiet"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"67152117737262713366376314254\n\n2762751722231276466633475674533 5\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "67152117737262713366376314254 6\n2762751722231276466633475674533 5\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (text, message) in [
+        (
+            "67152117737262713366376314254 6\n2762751722231276466633475674533 4\n427566236745127177115664464254 3\n",
+            "2 of 3 given scores differ from the solver's; the first, p.txt line 2: `2762751722231276466633475674533` scores 5, the file says 4",
+        ),
+        (
+            "4453\n44a5\n",
+            "p.txt line 2: position `44a5`: character 3 is `a`",
+        ),
+        ("4453 x\n", "p.txt line 1: score `x` is not a whole number"),
+        (
+            "4453 -2 7\n",
+            "p.txt line 1: `7` after the position and its score",
+        ),
+    ] {
+        std::fs::write(dir.path().join("p.txt"), text).unwrap();
+        let out = run_in(
+            dir.path(),
+            &["solve-connect", "--positions", "p.txt", "--quiet"],
+        );
+        assert_one_line_error(&out, message);
+        if !message.contains("differ") {
+            assert!(out.stdout.is_empty(), "{message}");
+        }
+    }
+}
+
+/// The games set ships with its truth: at least 2,000 positions, each one where some column
+/// changes the result, and a sample of the latest ones solves as the file says.
+#[test]
+fn games_accuracy_set_is_decisive_and_solves_as_shipped() {
+    let set = games_set();
+    assert!(set.len() >= 2000, "{} positions", set.len());
+    assert!(set.iter().all(Solved::is_decisive));
+    let mut solver = Solver::new();
+    let mut late: Vec<&Solved> = set
+        .iter()
+        .filter(|s| s.position.moves_played() >= 24)
+        .collect();
+    late.truncate(40);
+    assert_eq!(late.len(), 40);
+    for solved in late {
+        assert_eq!(solver.analyse(&solved.position), Ok(solved.columns));
+    }
 }

@@ -3,22 +3,32 @@
 use super::search_flags::SearchFlags;
 use crate::episode::with_threads;
 use crate::games::connect::Connect;
-use crate::games::connect::agents::Opponent;
-use crate::games::connect::solver::{
-    ACCURACY_GAMES, ACCURACY_SEED, Solver, accuracy_set, move_accuracy,
+use crate::games::connect::accuracy::{
+    ACCURACY_GAMES, ACCURACY_SEED, GAMES_SET_FILE, accuracy_set, games_set, move_accuracy,
 };
+use crate::games::connect::agents::Opponent;
+use crate::games::connect::solver::Solver;
 use crate::rng::game_stream;
 use crate::search::Search;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use std::fmt::Write;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct SolveConnectArgs {
     /// Columns played so far, 1 to 7 from the left, first player first (Pascal Pons'
     /// notation, e.g. 4453). Prints the position and its score for the side to move: 22 minus
     /// its discs when it wins, 0 for a draw, negative when it loses. Early positions take long.
-    #[arg(required_unless_present = "accuracy")]
+    #[arg(required_unless_present_any = ["accuracy", "positions"])]
     pub position: Option<String>,
+    /// Solve every position of FILE (`-`: standard input), one a line, on one table, printing
+    /// `POSITION SCORE` for each as it is solved. A line may give the expected score after
+    /// the position (Pons' test sets: `POSITION SCORE`); every given score is checked, and
+    /// the command fails at the end if any differs. Blank lines are skipped.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "analyse", "accuracy"])]
+    pub positions: Option<PathBuf>,
     /// Also print the score each column leaves for the side to move (`full` when it cannot be
     /// played); the best columns are those equal to the position's score.
     #[arg(long, conflicts_with = "accuracy")]
@@ -28,9 +38,10 @@ pub struct SolveConnectArgs {
     /// repeat to compare agents.
     #[arg(long, value_name = "NAME|FILE", conflicts_with_all = ["position", "time_limit"])]
     pub accuracy: Vec<String>,
-    /// Plies a weights file given to --accuracy searches (default 1).
-    #[arg(long, default_value_t = 1, requires = "accuracy")]
-    pub depth: u32,
+    /// Plies a weights file given to --accuracy searches (default 1); repeat for a row per
+    /// depth (`--depth 1 --depth 2 --depth 4`).
+    #[arg(long, requires = "accuracy")]
+    pub depth: Vec<u32>,
     /// Worker threads solving the accuracy set (0 = one per core); results do not depend on it.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -39,6 +50,9 @@ pub struct SolveConnectArgs {
 }
 
 pub fn run(args: SolveConnectArgs) -> Result<()> {
+    if let Some(file) = &args.positions {
+        return batch(file, &args.search);
+    }
     let Some(moves) = &args.position else {
         return accuracy(&args);
     };
@@ -83,45 +97,169 @@ pub fn run(args: SolveConnectArgs) -> Result<()> {
     Ok(())
 }
 
+/// A line of a positions file: the position, its moves as written, and the score the file
+/// expects, if it gives one.
+struct Entry {
+    line: usize,
+    moves: String,
+    position: crate::games::connect::Position,
+    expected: Option<i32>,
+}
+
+/// Reads and checks a whole positions file before anything is solved, so that a bad line
+/// fails at once, with its line number, and no result is printed.
+fn read_positions(file: &Path) -> Result<(String, Vec<Entry>)> {
+    let (name, text) = if file == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read positions from standard input")?;
+        ("standard input".to_string(), text)
+    } else {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read positions file {}", file.display()))?;
+        (file.display().to_string(), text)
+    };
+    let game = Connect::standard();
+    let mut entries = Vec::new();
+    for (i, text) in text.lines().enumerate() {
+        let line = i + 1;
+        let mut fields = text.split_whitespace();
+        let Some(moves) = fields.next() else {
+            continue;
+        };
+        let position = game
+            .parse_moves(moves)
+            .map_err(|e| anyhow::anyhow!("{name} line {line}: position `{moves}`: {e}"))?;
+        let expected = fields
+            .next()
+            .map(|score| {
+                score.parse::<i32>().map_err(|_| {
+                    anyhow::anyhow!("{name} line {line}: score `{score}` is not a whole number")
+                })
+            })
+            .transpose()?;
+        if let Some(extra) = fields.next() {
+            bail!("{name} line {line}: `{extra}` after the position and its score");
+        }
+        entries.push(Entry {
+            line,
+            moves: moves.to_string(),
+            position,
+            expected,
+        });
+    }
+    Ok((name, entries))
+}
+
+/// `--positions`: every position of a file on one solver, so that the table is allocated
+/// once and what it learns carries over; the given scores are checked.
+fn batch(file: &Path, search: &SearchFlags) -> Result<()> {
+    let (name, entries) = read_positions(file)?;
+    let started = Instant::now();
+    let mut solver = Solver::metered(search.meter(&name));
+    let mut nodes = 0;
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for entry in &entries {
+        solver.restart(&format!("{name} line {}", entry.line));
+        let score = solver
+            .solve(&entry.position)
+            .map_err(|e| anyhow::anyhow!("{name} line {} (`{}`): {e}", entry.line, entry.moves))?;
+        nodes += solver.nodes();
+        solver.suspend(|| println!("{} {score}", entry.moves));
+        if let Some(expected) = entry.expected {
+            checked += 1;
+            if expected != score {
+                wrong.push((entry, score, expected));
+            }
+        }
+    }
+    drop(solver);
+    if !search.quiet {
+        eprintln!(
+            "{} positions, {checked} scores checked, {} differ; {nodes} nodes in {:.2} s",
+            entries.len(),
+            wrong.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if let Some((entry, score, expected)) = wrong.first() {
+        bail!(
+            "{} of {checked} given scores differ from the solver's; the first, {name} line {}: `{}` scores {score}, the file says {expected}",
+            wrong.len(),
+            entry.line,
+            entry.moves
+        );
+    }
+    Ok(())
+}
+
 /// The move-accuracy table of `--accuracy`: agents are checked before the set is solved, so a
 /// bad name fails at once.
 fn accuracy(args: &SolveConnectArgs) -> Result<()> {
     let game = Connect::standard();
-    let agents = args
-        .accuracy
+    let depths = if args.depth.is_empty() {
+        vec![1]
+    } else {
+        args.depth.clone()
+    };
+    if let Some(depth) = depths
         .iter()
-        .map(|spec| {
-            let mut opponent = Opponent::parse(&game, spec)?;
-            if let Opponent::Linear { player, .. } = &mut opponent {
-                player.search = Search::AlphaBeta { depth: args.depth };
-            }
-            Ok(opponent)
-        })
-        .collect::<Result<Vec<_>>>()?;
-    if !(1..=crate::games::connect::MAX_DEPTH).contains(&args.depth) {
-        anyhow::bail!(
-            "--depth {} is out of range 1..={}",
-            args.depth,
+        .find(|d| !(1..=crate::games::connect::MAX_DEPTH).contains(*d))
+    {
+        bail!(
+            "--depth {depth} is out of range 1..={}",
             crate::games::connect::MAX_DEPTH
         );
     }
-    let set = with_threads(args.threads, accuracy_set)?;
+    // A weights file gives one agent per depth; a reference agent, one.
+    let mut agents = Vec::new();
+    for spec in &args.accuracy {
+        let opponent = Opponent::parse(&game, spec)?;
+        match &opponent {
+            Opponent::Linear { player, .. } => {
+                for &depth in &depths {
+                    let mut player = player.clone();
+                    player.search = Search::AlphaBeta { depth };
+                    let name = format!("{} (depth {depth})", opponent.name());
+                    agents.push(Opponent::Linear { name, player });
+                }
+            }
+            _ => agents.push(opponent),
+        }
+    }
+    let random = with_threads(args.threads, accuracy_set)?;
+    let games = games_set();
     let mut out = format!(
-        "move accuracy on {} decisive positions of {ACCURACY_GAMES} random games (seed {ACCURACY_SEED})\n",
-        set.len()
+        "move accuracy on two sets of positions where some column changes the result:\n\
+         random: {} positions of {ACCURACY_GAMES} random games (seed {ACCURACY_SEED})\n\
+         games:  {} positions of the shipped player's games ({GAMES_SET_FILE})\n",
+        random.len(),
+        games.len()
     );
-    let width = agents.iter().map(|a| a.name().len()).max().unwrap_or(0);
+    let width = agents
+        .iter()
+        .map(|a| a.name().len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    writeln!(
+        out,
+        "{:<width$}  {:>7}  {:>7}  {:>9}",
+        "agent", "random", "games", "ms/move"
+    )?;
     for agent in &agents {
-        let accuracy = move_accuracy(&mut agent.agent(&game), &set, &mut game_stream(0, 0));
-        let depth = match agent {
-            Opponent::Linear { .. } => format!(" (depth {})", args.depth),
-            _ => String::new(),
-        };
+        let on_random = move_accuracy(&mut agent.agent(&game), &random, &mut game_stream(0, 0));
+        let started = Instant::now();
+        let on_games = move_accuracy(&mut agent.agent(&game), &games, &mut game_stream(0, 0));
+        let per_move = 1e3 * started.elapsed().as_secs_f64() / games.len() as f64;
         writeln!(
             out,
-            "{:<width$}  {:5.1} %{depth}",
+            "{:<width$}  {:5.1} %  {:5.1} %  {per_move:9.3}",
             agent.name(),
-            100.0 * accuracy
+            100.0 * on_random,
+            100.0 * on_games,
         )?;
     }
     print!("{out}");

@@ -4,6 +4,7 @@
 //! Two-player: the features of a move describe the board it leaves from the point of view of
 //! the player who just moved (the *mover*), so one weight vector plays either colour.
 
+pub mod accuracy;
 pub mod agents;
 pub mod board;
 pub mod listing;

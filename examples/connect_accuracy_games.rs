@@ -1,0 +1,107 @@
+//! Prints the games set of `solve-connect --accuracy` (tests/data/connect/accuracy-games.txt):
+//! positions that a player met in real games, with the score of every column, as Pons'
+//! `c4solver -a` prints them (so his binary can check them line for line).
+//!
+//! ```sh
+//! cargo run --release --example connect_accuracy_games -- weights/connect/depth4.toml 2,4,6 196 1000001 12 \
+//!     > tests/data/connect/accuracy-games.txt
+//! ```
+//!
+//! Arguments: WEIGHTS DEPTHS GAMES SEED MIN_DISCS. The weights, searched at each of DEPTHS
+//! (comma-separated plies) in turn, play GAMES
+//! games against each of `random`, `tutorial` and `negamax4` over the opening suite (each
+//! two-move opening with both colours, as `play` schedules them; game i draws from the stream
+//! of `play --seed SEED`). Every position of those games with at least MIN_DISCS discs, either
+//! side to move, is solved; the ones where some column changes the result are printed once
+//! each, in the order the games met them.
+
+use rayon::prelude::*;
+use stacktune::games::connect::accuracy::Solved;
+use stacktune::games::connect::accuracy::analysis_line;
+use stacktune::games::connect::agents::Opponent;
+use stacktune::games::connect::matches::{play_round, schedule};
+use stacktune::games::connect::solver::Solver;
+use stacktune::games::connect::{Connect, Position};
+use stacktune::rng::{Purpose, stream};
+use stacktune::search::Search;
+use std::collections::HashSet;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [weights, depth, games, seed, min_discs] = args.as_slice() else {
+        anyhow::bail!("usage: connect_accuracy_games WEIGHTS DEPTHS GAMES SEED MIN_DISCS");
+    };
+    let (games, seed, min_discs): (u64, u64, usize) =
+        (games.parse()?, seed.parse()?, min_discs.parse()?);
+    let depths: Vec<u32> = depth.split(',').map(str::parse).collect::<Result<_, _>>()?;
+    let game = Connect::standard();
+    let opponents = ["random", "tutorial", "negamax4"].map(|name| Opponent::parse(&game, name));
+    let openings = game.two_ply_openings();
+    // One list of move strings per game, in the order the game met them.
+    let mut played: Vec<Vec<String>> = Vec::new();
+    let fixtures = depths
+        .iter()
+        .flat_map(|&d| opponents.iter().map(move |o| (d, o)));
+    for (depth, opponent) in fixtures {
+        let mut player = Opponent::parse(&game, weights)?;
+        if let Opponent::Linear { player, .. } = &mut player {
+            player.search = Search::AlphaBeta { depth };
+        }
+        let opponent = opponent.as_ref().map_err(|e| anyhow::anyhow!("{e:#}"))?;
+        for round in 0..games {
+            let mut rng = stream(seed, Purpose::Games, 0, round);
+            let ([a, b], _) = schedule(openings, round);
+            let mut moves = format!("{}{}", a + 1, b + 1);
+            let mut previous: Option<Position> = None;
+            let mut positions = Vec::new();
+            play_round(
+                &game,
+                openings,
+                round,
+                &mut player.agent(&game),
+                &mut opponent.agent(&game),
+                &mut rng,
+                &mut |p| {
+                    if let Some(before) = previous {
+                        let column = (0..7).find(|&c| p.height(c) != before.height(c));
+                        moves.push(char::from(b'1' + column.expect("one disc was played")));
+                    }
+                    previous = Some(*p);
+                    if moves.len() >= min_discs {
+                        positions.push(moves.clone());
+                    }
+                },
+            );
+            played.push(positions);
+        }
+    }
+    let mut seen = HashSet::new();
+    for positions in &mut played {
+        positions.retain(|m| seen.insert(m.clone()));
+    }
+    eprintln!("{} positions to solve", seen.len());
+    // Each game's positions last first, on one table: the later ones fill it with what the
+    // earlier ones need.
+    let solved: Vec<Vec<(String, Solved)>> = played
+        .par_iter()
+        .map_init(Solver::new, |solver, positions| {
+            let mut out: Vec<(String, Solved)> = positions
+                .iter()
+                .rev()
+                .map(|moves| {
+                    let position = game.parse_moves(moves).expect("a position of a game");
+                    let columns = solver.analyse(&position).expect("no time limit");
+                    (moves.clone(), Solved { position, columns })
+                })
+                .collect();
+            out.reverse();
+            out
+        })
+        .collect();
+    for (moves, solved) in solved.iter().flatten() {
+        if solved.is_decisive() {
+            println!("{}", analysis_line(moves, &solved.columns));
+        }
+    }
+    Ok(())
+}

@@ -9,6 +9,7 @@ pub mod commands;
 pub mod compare;
 pub mod episode;
 pub mod eval;
+pub mod export;
 pub mod folder;
 pub mod fsutil;
 pub mod game;

@@ -20,20 +20,18 @@ use common::{assert_one_line_error, root, run_in, stdout};
 
 const WEIGHTS: &str = "weights/connect/evolved.toml";
 
+/// Runs `export kaggle` in `dir`.
+fn export_kaggle(dir: &Path, weights: &Path, out: &str) -> std::process::Output {
+    let weights = weights.to_str().unwrap();
+    run_in(
+        dir,
+        &["export", "kaggle", "--weights", weights, "--out", out],
+    )
+}
+
 /// Exports the shipped connect weights into `dir` and returns the agent's path.
 fn export(dir: &Path) -> std::path::PathBuf {
-    let weights = root().join(WEIGHTS);
-    let out = run_in(
-        dir,
-        &[
-            "export",
-            "kaggle",
-            "--weights",
-            weights.to_str().unwrap(),
-            "--out",
-            "submission.py",
-        ],
-    );
+    let out = export_kaggle(dir, &root().join(WEIGHTS), "submission.py");
     assert!(
         out.status.success(),
         "{}",
@@ -207,18 +205,7 @@ fn the_agent_picks_stacktunes_column_on_other_sizes() {
 fn an_existing_out_file_is_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("submission.py"), "mine").unwrap();
-    let weights = root().join(WEIGHTS);
-    let out = run_in(
-        dir.path(),
-        &[
-            "export",
-            "kaggle",
-            "--weights",
-            weights.to_str().unwrap(),
-            "--out",
-            "submission.py",
-        ],
-    );
+    let out = export_kaggle(dir.path(), &root().join(WEIGHTS), "submission.py");
     assert_one_line_error(&out, "submission.py already exists; it is not overwritten");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("submission.py")).unwrap(),
@@ -230,17 +217,7 @@ fn an_existing_out_file_is_never_overwritten() {
 fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let tetris = root().join("weights/contest/beam-l2.toml");
-    let out = run_in(
-        dir.path(),
-        &[
-            "export",
-            "kaggle",
-            "--weights",
-            tetris.to_str().unwrap(),
-            "--out",
-            "a.py",
-        ],
-    );
+    let out = export_kaggle(dir.path(), &tetris, "a.py");
     assert_one_line_error(
         &out,
         &format!(
@@ -248,17 +225,7 @@ fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
             tetris.display()
         ),
     );
-    let out = run_in(
-        dir.path(),
-        &[
-            "export",
-            "kaggle",
-            "--weights",
-            "missing.toml",
-            "--out",
-            "a.py",
-        ],
-    );
+    let out = export_kaggle(dir.path(), Path::new("missing.toml"), "a.py");
     assert_one_line_error(&out, "cannot read weights file missing.toml");
     // Nothing was written, not even a temporary file.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

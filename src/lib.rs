@@ -5,9 +5,11 @@
 //! top down; a module imports only from its own layer or the layers under it.
 
 // The command line: flags parsed and dispatched (`main.rs` is only the entry point), and
-// what a host embedding stacktune (the Python package) needs of the commands.
+// what a host embedding stacktune (the Python package) needs of the commands, and the files
+// `export` writes for other runners (a Kaggle agent).
 pub mod commands;
 pub mod embed;
+pub mod export;
 
 // A run: its config, the executor and its observers, the folder, checkpoint and pages.
 pub mod checkpoint;

@@ -443,3 +443,73 @@ fn shipped_beam_weights_play_their_own_search() {
         [24171.0, 22593.0]
     );
 }
+
+/// `replay`'s last line for the recorded level-1 game.
+const LEVEL_1_TOTALS: &str = "180 turns: score 26066, lines 71, game overs 0";
+
+/// The shipped level-1 player's requests: one line a turn, `hold rotation x`.
+const LEVEL_1_REQUESTS: &str = "tests/data/contest/requests-l1-seed-0.txt";
+
+/// The shipped level-1 player (`weights/contest/beam-l1.toml`, its beam knowing the fixed
+/// cycle of seed 0) plays exactly the requests of its recorded game.
+#[test]
+fn the_level_1_player_plays_its_recorded_game() {
+    use stacktune::eval::LinearPlayer;
+    use stacktune::game::Policy;
+    use stacktune::games::contest::Contest;
+    use stacktune::search::{Player, Search};
+    use stacktune::weights::WeightFile;
+    let file = WeightFile::load(&common::root().join("weights/contest/beam-l1.toml")).unwrap();
+    let search = file.search.unwrap();
+    let game = Contest::new(1, false).unwrap();
+    let player = Player::new(
+        LinearPlayer::from_file(&game, &file).unwrap(),
+        Search::Beam {
+            depth: search.depth.unwrap(),
+            width: search.beam_width,
+        },
+    );
+    let rules = game.rules_of();
+    let mut dealer = ContestStream::new(0);
+    let mut position = rules.start(&mut dealer);
+    assert!(position.cycle);
+    let mut requests = String::new();
+    for _ in 0..180 {
+        let r = player.choose(&game, &position).unwrap();
+        requests += &format!("{} {} {}\n", r.hold as u8, r.rotation, r.x);
+        rules.play(&mut position, r, &mut dealer);
+    }
+    let recorded = std::fs::read_to_string(common::root().join(LEVEL_1_REQUESTS)).unwrap();
+    assert_eq!(requests, recorded);
+}
+
+/// The recorded level-1 game, replayed by `replay` on the contest's rules: more than the
+/// contest winner's 26,059 on the same game.
+#[test]
+fn the_level_1_game_beats_the_contest_winner() {
+    let out = run(&[
+        "replay",
+        "--rules",
+        "contest",
+        "--level",
+        "1",
+        "--seed",
+        "0",
+        "--requests",
+        LEVEL_1_REQUESTS,
+    ]);
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).unwrap();
+    let last = table.lines().last().unwrap();
+    assert_eq!(last, LEVEL_1_TOTALS);
+    let score: u32 = last
+        .split("score ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(score > 26_059);
+}

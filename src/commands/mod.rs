@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod evolve;
+pub mod export;
 pub mod moves;
 pub mod play;
 mod play_pieces;

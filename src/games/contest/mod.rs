@@ -193,7 +193,12 @@ impl Contest {
             // Level 3's obstacles are drawn only when the move is played for real.
             after.board = Board::empty(WIDTH, HEIGHT);
         }
-        rules::advance(after, 0);
+        // Past the previews only the fixed cycle tells the next piece.
+        let drawn = match after.cycle {
+            true => rules::cycle_after(after.next[4]),
+            false => 0,
+        };
+        rules::advance(after, drawn);
         visit(request, after, &self.outcome(turn, after), values);
     }
 
@@ -289,8 +294,8 @@ impl Game for Contest {
         position.next[0] != 0
     }
 
-    /// Every seed but 0 draws each piece uniformly from the seven. Seed 0's fixed cycle is not
-    /// told apart (a position does not know its seed): the search averages there too.
+    /// Every seed but 0 draws each piece uniformly from the seven. Seed 0's fixed cycle never
+    /// comes here: its positions know every piece ahead (see [`Position::cycle`]).
     fn for_each_unseen(&self, position: &Position, visit: &mut impl FnMut(&Position, f64)) {
         if position.current != 0 || position.turn >= TURNS {
             return;
@@ -372,6 +377,7 @@ mod tests {
             next: [2; 5],
             turn: 0,
             failures: 0,
+            cycle: false,
         };
         let mut out = Vec::new();
         game.for_each_move(&position, 0, &mut |mv, _, _, _| out.push(mv));

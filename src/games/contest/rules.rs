@@ -156,6 +156,15 @@ pub struct Position {
     pub turn: u16,
     /// Failed spawns so far: the next one is a game over when this is even.
     pub failures: u16,
+    /// The pieces come in the fixed cycle (contest seed 0): a search may know the piece after
+    /// the last preview, the one that follows it in the cycle ([`cycle_after`]).
+    pub cycle: bool,
+}
+
+/// The piece after `piece` in the fixed cycle I, L, J, T, O, S, Z (1 to 7); 0 (not known) stays
+/// 0.
+pub fn cycle_after(piece: u8) -> u8 {
+    if piece == 0 { 0 } else { piece % 7 + 1 }
 }
 
 /// What one turn did.
@@ -408,6 +417,7 @@ impl Rules {
             next,
             turn: 0,
             failures: 0,
+            cycle: dealer.cycles(),
         };
         advance(&mut position, dealer.piece());
         position
@@ -563,6 +573,7 @@ mod tests {
                 next: [2, 2, 2, 2, 2],
                 turn: 0,
                 failures: 0,
+                cycle: false,
             };
             let r = Rules {
                 level: 2,
@@ -644,6 +655,7 @@ mod tests {
             next: [O; 5],
             turn: 0,
             failures: 0,
+            cycle: false,
         };
         let hold = Request {
             hold: true,

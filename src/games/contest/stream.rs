@@ -75,6 +75,11 @@ pub trait Dealer {
     fn piece(&mut self) -> u8;
     /// Whether the next obstacle cell is filled (probability 40/99).
     fn obstacle(&mut self) -> bool;
+    /// Whether the pieces come in the fixed cycle I, L, J, T, O, S, Z (contest seed 0), so
+    /// that every piece ahead is known, as the contest's level-1 controllers knew it.
+    fn cycles(&self) -> bool {
+        false
+    }
 }
 
 /// A contest seed's stream: MT19937, or the fixed cycle I, L, J, T, O, S, Z of seed 0 (whose
@@ -105,6 +110,10 @@ impl Dealer for ContestStream {
             }
             None => self.mt.randint(1, 8) as u8,
         }
+    }
+
+    fn cycles(&self) -> bool {
+        self.cycle.is_some()
     }
 
     fn obstacle(&mut self) -> bool {

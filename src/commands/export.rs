@@ -1,0 +1,47 @@
+//! `export`: a weights file as one self-contained file for another runner.
+
+use crate::export::kaggle;
+use crate::fsutil::{refuse_existing, write_new};
+use crate::weights::WeightFile;
+use anyhow::{Result, anyhow};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    #[command(subcommand)]
+    pub target: Target,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Target {
+    /// A Kaggle ConnectX agent: one Python file (standard library only) whose `agent`
+    /// plays connect weights as stacktune does, deepening its search within Kaggle's time.
+    Kaggle(KaggleArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct KaggleArgs {
+    /// Connect weights file (TOML) to play.
+    #[arg(long)]
+    pub weights: PathBuf,
+    /// The Python file to write (e.g. submission.py); an existing file is never overwritten.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run(args: ExportArgs) -> Result<()> {
+    match args.target {
+        Target::Kaggle(args) => export_kaggle(&args),
+    }
+}
+
+fn export_kaggle(args: &KaggleArgs) -> Result<()> {
+    refuse_existing(&args.out)?;
+    let file = WeightFile::load(&args.weights)?;
+    let source = args.weights.display().to_string();
+    let python =
+        kaggle::agent_source(&file, &source).map_err(|e| anyhow!("weights file {source}: {e}"))?;
+    write_new(&args.out, python.as_bytes())?;
+    println!("kaggle agent: {}", args.out.display());
+    Ok(())
+}

@@ -1,0 +1,296 @@
+"""A ConnectX agent for Kaggle, written by `stacktune export kaggle` from a weights file.
+
+It plays the weights as stacktune plays them (src/games/connect and src/search/alpha_beta.rs):
+the same features of the board a move leaves, seen from the player who made it; the same
+evaluation, the weights times the features added one by one in the features' order; the same
+negamax with alpha-beta, columns tried centre first, and ties to the first best column. At a
+fixed depth it picks the column stacktune picks from the same position (tests/export.rs checks
+it). For Kaggle it deepens one ply at a time until the time a move may take is half spent.
+
+Standard library only, so that it runs as it is on Kaggle's image: submit this one file.
+"""
+
+import time
+
+# <stacktune:generated> Written by `stacktune export kaggle`; export again rather than edit.
+SOURCE = "(the template, before export)"
+FEATURE_NAMES = ("own_centre",)
+WEIGHTS = {}
+# </stacktune:generated>
+
+#: Share of `configuration.actTimeout` a move's search may use: the rest is the margin for
+#: Kaggle's own work between the agent's answer and its clock.
+TIME_SHARE = 0.5
+#: Nodes searched between two looks at the clock.
+CLOCK_EVERY = 256
+
+INF = float("inf")
+
+
+try:
+    popcount = int.bit_count
+except AttributeError:  # Python before 3.10
+
+    def popcount(x):
+        return bin(x).count("1")  # noqa: FURB161
+
+
+class OutOfTime(Exception):
+    """The deadline passed in the middle of a search: its depth is abandoned."""
+
+
+def centre_first(columns):
+    """Columns centre first (the right one of two centres), then one left and one right further
+    out: 3 2 4 1 5 0 6 on seven columns, stacktune's `centre_first`."""
+    order = []
+    for i in range(columns):
+        offset = (i + 1) // 2
+        order.append(columns // 2 + offset if i % 2 == 0 else columns // 2 - offset)
+    return order
+
+
+class Rules:
+    """One board size and line length, with the bit masks derived from them.
+
+    A player's discs are one integer, column after column, each column `rows` cells from the
+    bottom plus one always-empty bit on top (stacktune's layout): lines are found with shifts,
+    and the lowest empty cell of every column is `(occupied + bottom) & board`.
+    """
+
+    def __init__(self, rows, columns, inarow):
+        self.rows, self.columns, self.inarow = rows, columns, inarow
+        stride = rows + 1
+        self.steps = (1, stride, stride + 1, stride - 1)
+        column = (1 << rows) - 1
+        self.column_masks = [column << (c * stride) for c in range(columns)]
+        self.bottom = sum(1 << (c * stride) for c in range(columns))
+        self.board = sum(self.column_masks)
+        centre = range((columns - 1) // 2, columns // 2 + 1)
+        self.centre = sum(self.column_masks[c] for c in centre)
+        self.odd_rows = sum(
+            1 << (c * stride + r) for c in range(columns) for r in range(0, rows, 2)
+        )
+        self.windows = self._windows()
+        self.order = [(c, self.column_masks[c]) for c in centre_first(columns)]
+        # The terms of the evaluation: (feature index, weight) for the weights this line length
+        # has a feature for, in the features' order, zero weights left out as stacktune does.
+        names = FEATURE_NAMES[: 8 + 2 * (inarow - 1)]
+        self.terms = [(i, WEIGHTS[n]) for i, n in enumerate(names) if WEIGHTS.get(n, 0.0)]
+        used = {i for i, _ in self.terms}
+        self.centre_used = bool(used & {0, 1})
+        self.threats_used = bool(used & set(range(2, 8)))
+        self.windows_used = any(i >= 8 for i in used)
+        self.features = [0.0] * len(names)
+        # Window counts of 1 to inarow − 1 discs, as far as the features go.
+        self.window_sizes = range(1, (len(names) - 6) // 2)
+        self.nodes = 0
+        self.deadline = None
+
+    def cell(self, column, row):
+        return 1 << (column * (self.rows + 1) + row)
+
+    def _windows(self):
+        span = self.inarow - 1
+        windows = []
+        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for c in range(self.columns):
+                for r in range(self.rows):
+                    end_c, end_r = c + dc * span, r + dr * span
+                    if 0 <= end_c < self.columns and 0 <= end_r < self.rows:
+                        mask = 0
+                        for i in range(span + 1):
+                            mask |= self.cell(c + dc * i, r + dr * i)
+                        windows.append(mask)
+        return windows
+
+    def winning_cells(self, discs, occupied):
+        """The empty cells that would complete a line for the owner of `discs`."""
+        n = self.inarow
+        cells = 0
+        for step in self.steps:
+            before = [-1] * n
+            after = [-1] * n
+            for j in range(1, n):
+                before[j] = before[j - 1] & (discs << (j * step))
+                after[j] = after[j - 1] & (discs >> (j * step))
+            for a in range(n):
+                cells |= before[a] & after[n - 1 - a]
+        return cells & self.board & ~occupied
+
+    def score(self, own, opp):
+        """The evaluation of the board a move left, `own` the discs of the player who made it."""
+        v = self.features
+        occupied = own | opp
+        if self.centre_used:
+            v[0] = popcount(own & self.centre)
+            v[1] = popcount(opp & self.centre)
+        if self.threats_used:
+            playable = (occupied + self.bottom) & self.board
+            for first, discs in ((2, own), (5, opp)):
+                threats = self.winning_cells(discs, occupied)
+                later = threats & ~playable
+                v[first] = popcount(threats & playable)
+                v[first + 1] = popcount(later & self.odd_rows)
+                v[first + 2] = popcount(later & ~self.odd_rows)
+        if self.windows_used:
+            counts = [[0] * (self.inarow + 1), [0] * (self.inarow + 1)]
+            for w in self.windows:
+                o = own & w
+                p = opp & w
+                if not p:
+                    counts[0][popcount(o)] += 1
+                elif not o:
+                    counts[1][popcount(p)] += 1
+            for k in self.window_sizes:
+                v[6 + 2 * k] = counts[0][k]
+                v[7 + 2 * k] = counts[1][k]
+        s = 0.0
+        for i, w in self.terms:
+            s += w * float(v[i])
+        return s
+
+    def moves(self, own, opp):
+        """The legal columns of the side to move (`own`), centre first, each as (column, the
+        mover's discs after it, its terminal value or None): +inf a win, 0 a draw."""
+        occupied = own | opp
+        playable = (occupied + self.bottom) & self.board
+        wins = self.winning_cells(own, occupied)
+        for column, mask in self.order:
+            cell = playable & mask
+            if not cell:
+                continue
+            if cell & wins:
+                yield column, own | cell, INF
+            elif occupied | cell == self.board:
+                yield column, own | cell, 0.0
+            else:
+                yield column, own | cell, None
+
+    def tick(self):
+        self.nodes += 1
+        if (
+            self.deadline is not None
+            and self.nodes % CLOCK_EVERY == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise OutOfTime()
+
+    def best_value(self, own, opp):
+        """The best one-ply value for the side to move (`own`): stacktune's `best_value`."""
+        self.tick()
+        best = -INF
+        for _, after, terminal in self.moves(own, opp):
+            value = terminal if terminal is not None else self.score(after, opp)
+            best = max(best, value)
+        return best
+
+    def negamax(self, own, opp, depth, alpha, beta):
+        """The value for the side to move (`own`), `depth` plies within (alpha, beta);
+        fail-soft, as stacktune's `negamax`."""
+        if depth == 1:
+            return self.best_value(own, opp)
+        self.tick()
+        best = -INF
+        for _, after, terminal in self.moves(own, opp):
+            if alpha >= beta:
+                break
+            if terminal is not None:
+                value = terminal
+            else:
+                value = -self.negamax(opp, after, depth - 1, -beta, -alpha)
+            best = max(best, value)
+            alpha = max(alpha, value)
+        return best
+
+    def choose(self, own, opp, depth):
+        """The first best column at `depth` plies and its value: stacktune's `alpha_beta`
+        (depth 1: the one-ply player)."""
+        best = None
+        for column, after, terminal in self.moves(own, opp):
+            if depth <= 1:
+                value = terminal if terminal is not None else self.score(after, opp)
+            else:
+                alpha = -INF if best is None else best[1]
+                if alpha == INF:
+                    break
+                if terminal is not None:
+                    value = terminal
+                else:
+                    value = -self.negamax(opp, after, depth - 1, -INF, -alpha)
+            if best is None or value > best[1]:
+                best = (column, value)
+        return best
+
+
+_RULES = {}
+
+
+def rules_for(rows, columns, inarow):
+    """The tables of one configuration, built once."""
+    key = (rows, columns, inarow)
+    if key not in _RULES:
+        _RULES[key] = Rules(rows, columns, inarow)
+    return _RULES[key]
+
+
+def setting(configuration, name, default):
+    """A configuration value, whether Kaggle passes an object or a plain dict."""
+    if isinstance(configuration, dict):
+        return configuration.get(name, default)
+    return getattr(configuration, name, default)
+
+
+def read_board(rules, board, mark):
+    """The discs of the side to move (`mark`) and of the other side, from Kaggle's board: row 0
+    at the top, `rows × columns` cells, 0 empty, 1 and 2 the players."""
+    own = opp = 0
+    for r in range(rules.rows):
+        for c in range(rules.columns):
+            v = board[r * rules.columns + c]
+            if v:
+                bit = rules.cell(c, rules.rows - 1 - r)
+                if v == mark:
+                    own |= bit
+                else:
+                    opp |= bit
+    return own, opp
+
+
+def choose_column(board, mark, rows, columns, inarow, depth):
+    """The column stacktune picks at a fixed `depth` (alpha-beta plies, 1: one ply) for the side
+    playing `mark` on a Kaggle board: what tests compare with stacktune."""
+    rules = rules_for(rows, columns, inarow)
+    own, opp = read_board(rules, board, mark)
+    rules.deadline = None
+    return rules.choose(own, opp, depth)[0]
+
+
+def agent(observation, configuration):
+    """Kaggle's entry point: the column to play, searched one ply deeper at a time until
+    TIME_SHARE of `actTimeout` is spent; the last depth searched in full decides. A depth
+    where every column loses does not replace the choice of the depth before (against a
+    player who errs, the shallower choice still looks best), and a won position stops."""
+    start = time.perf_counter()
+    rows = int(setting(configuration, "rows", 6))
+    columns = int(setting(configuration, "columns", 7))
+    inarow = int(setting(configuration, "inarow", 4))
+    seconds = float(setting(configuration, "actTimeout", 2))
+    board = setting(observation, "board", None)
+    mark = int(setting(observation, "mark", 1))
+    rules = rules_for(rows, columns, inarow)
+    own, opp = read_board(rules, board, mark)
+    empty = rows * columns - popcount(own | opp)
+    rules.deadline = None
+    column, value = rules.choose(own, opp, 1)
+    rules.deadline = start + TIME_SHARE * seconds
+    depth = 1
+    while value != INF and depth < empty:
+        depth += 1
+        try:
+            deeper, value = rules.choose(own, opp, depth)
+        except OutOfTime:
+            break
+        if value == -INF:
+            break
+        column = deeper
+    return column

@@ -1,0 +1,232 @@
+//! `export kaggle`: the Python agent it writes picks the column stacktune picks at fixed depths
+//! (run with the system's `python3`, or `$PYTHON`), and bad input is refused in one line
+//! without touching any file.
+
+use stacktune::eval::LinearPlayer;
+use stacktune::game::{Game, Policy};
+use stacktune::games::connect::agents::{Agent, PolicyAgent, RandomAgent};
+use stacktune::games::connect::solver::PUBLISHED_VECTORS;
+use stacktune::games::connect::{Column, Connect, Position};
+use stacktune::rng::game_stream;
+use stacktune::search::{Player, Search};
+use stacktune::weights::WeightFile;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{assert_one_line_error, root, run_in, stdout};
+
+const WEIGHTS: &str = "weights/connect/evolved.toml";
+
+/// Runs `export kaggle` in `dir`.
+fn export_kaggle(dir: &Path, weights: &Path, out: &str) -> std::process::Output {
+    let weights = weights.to_str().unwrap();
+    run_in(
+        dir,
+        &["export", "kaggle", "--weights", weights, "--out", out],
+    )
+}
+
+/// Exports the shipped connect weights into `dir` and returns the agent's path.
+fn export(dir: &Path) -> std::path::PathBuf {
+    let out = export_kaggle(dir, &root().join(WEIGHTS), "submission.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out), "kaggle agent: submission.py\n");
+    dir.join("submission.py")
+}
+
+/// Every position in play on the way to each published vector, the empty board included.
+fn published_prefixes(game: &Connect) -> Vec<Position> {
+    let mut positions = Vec::new();
+    for (moves, _) in PUBLISHED_VECTORS {
+        for end in 0..=moves.len() {
+            positions.push(game.parse_moves(&moves[..end]).unwrap());
+        }
+    }
+    positions
+}
+
+/// The positions of `games` played games, each before its every move: the weights at depth 2
+/// against random columns, colours alternated, and two random players, seeded.
+fn played_positions(game: &Connect, weights: &LinearPlayer, games: u64) -> Vec<Position> {
+    let player = Player::new(weights.clone(), Search::AlphaBeta { depth: 2 });
+    let mut positions = Vec::new();
+    for seed in 0..games {
+        let mut rng = game_stream(seed, 0);
+        let mut position = game.empty();
+        let tuned = if seed % 3 == 2 { None } else { Some(seed % 2) };
+        loop {
+            positions.push(position);
+            let column = if tuned == Some(position.to_move() as u64) {
+                PolicyAgent::new(game, &player).choose(&position, &mut rng)
+            } else {
+                RandomAgent::new(game).choose(&position, &mut rng)
+            };
+            if game.play(&mut position, column).is_some() {
+                break;
+            }
+        }
+    }
+    positions
+}
+
+/// The board as Kaggle's observation holds it: row 0 at the top, 1 the first player.
+fn kaggle_board(game: &Connect, position: &Position) -> Vec<u8> {
+    game.rows(position)
+        .iter()
+        .flat_map(|row| {
+            row.chars()
+                .map(|c| match c {
+                    'X' => 1,
+                    'O' => 2,
+                    _ => 0,
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The columns the exported agent picks for `queries` (position, depth) at the game's size.
+fn python_columns(agent: &Path, game: &Connect, queries: &[(Position, u32)]) -> Vec<Column> {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = root().join("tests/kaggle/same_column.py");
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .arg(agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run `{python}` (set PYTHON to a Python 3): {e}"));
+    let g = game.geometry();
+    let mut input = String::new();
+    for (position, depth) in queries {
+        let query = serde_json::json!({
+            "board": kaggle_board(game, position),
+            "mark": position.to_move() + 1,
+            "rows": g.rows(),
+            "columns": g.columns(),
+            "inarow": g.inarow(),
+            "depth": depth,
+        });
+        input.push_str(&query.to_string());
+        input.push('\n');
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success(), "{python} {} failed", script.display());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect()
+}
+
+/// Compares the agent with stacktune at depths 1 to 4 on `positions`; returns how many
+/// positions were compared and how many changed their column between depth 1 and depth 4.
+fn compare(
+    agent: &Path,
+    game: &Connect,
+    weights: &LinearPlayer,
+    positions: &[Position],
+) -> (usize, usize) {
+    let mut seen = HashSet::new();
+    let positions: Vec<Position> = positions
+        .iter()
+        .filter(|p| seen.insert(**p))
+        .copied()
+        .collect();
+    let queries: Vec<(Position, u32)> = positions
+        .iter()
+        .flat_map(|p| (1..=4).map(move |depth| (*p, depth)))
+        .collect();
+    let theirs = python_columns(agent, game, &queries);
+    assert_eq!(theirs.len(), queries.len());
+    let mut deeper_differs = 0;
+    for (i, ((position, depth), column)) in queries.iter().zip(&theirs).enumerate() {
+        let player = Player::new(weights.clone(), Search::AlphaBeta { depth: *depth });
+        let ours = player.choose(game, position).unwrap();
+        assert_eq!(
+            *column,
+            ours,
+            "depth {depth}, {} to move:\n{}",
+            ["X", "O"][position.to_move()],
+            game.render(position)
+        );
+        if *depth == 4 && theirs[i - 3] != ours {
+            deeper_differs += 1;
+        }
+    }
+    (positions.len(), deeper_differs)
+}
+
+fn weights_for(game: &Connect) -> LinearPlayer {
+    let file = WeightFile::load(&root().join(WEIGHTS)).unwrap();
+    LinearPlayer::from_file(game, &file).unwrap()
+}
+
+#[test]
+fn the_agent_picks_stacktunes_column_at_depths_1_to_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = export(dir.path());
+    let game = Connect::standard();
+    let weights = weights_for(&game);
+    let mut positions = published_prefixes(&game);
+    positions.extend(played_positions(&game, &weights, 80));
+    let (compared, deeper_differs) = compare(&agent, &game, &weights, &positions);
+    assert!(compared >= 1000, "{compared} positions");
+    // The depths are different players: a test that only met depth 1's choices would not
+    // show the search is the same.
+    assert!(deeper_differs > 100, "{deeper_differs} of {compared}");
+}
+
+/// Kaggle configures the board and the line: the agent follows any size stacktune plays.
+#[test]
+fn the_agent_picks_stacktunes_column_on_other_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = export(dir.path());
+    for (rows, columns, inarow) in [(7, 8, 5), (5, 6, 4), (4, 9, 4)] {
+        let game = Connect::new(rows, columns, inarow).unwrap();
+        let weights = weights_for(&game);
+        let positions = played_positions(&game, &weights, 8);
+        let (compared, _) = compare(&agent, &game, &weights, &positions);
+        assert!(compared >= 100, "{columns}x{rows}: {compared} positions");
+    }
+}
+
+#[test]
+fn an_existing_out_file_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("submission.py"), "mine").unwrap();
+    let out = export_kaggle(dir.path(), &root().join(WEIGHTS), "submission.py");
+    assert_one_line_error(&out, "submission.py already exists; it is not overwritten");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("submission.py")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let tetris = root().join("weights/contest/beam-l2.toml");
+    let out = export_kaggle(dir.path(), &tetris, "a.py");
+    assert_one_line_error(
+        &out,
+        &format!(
+            "weights file {}: the weights are for game `tetris`, not `connect`",
+            tetris.display()
+        ),
+    );
+    let out = export_kaggle(dir.path(), Path::new("missing.toml"), "a.py");
+    assert_one_line_error(&out, "cannot read weights file missing.toml");
+    // Nothing was written, not even a temporary file.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

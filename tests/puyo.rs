@@ -903,3 +903,42 @@ elitism = 1
     let v = json(&replay);
     assert_eq!(format!("{:.1}", v["mean"].as_f64().unwrap()), figure);
 }
+
+/// The shipped sampled beam on the first two games of the held-out seed, Tsu with the current
+/// pair and two next shown: exact per-game figures (largest chain, points, deaths), so any
+/// change to the search, the features or the dealing shows here. The 500-game figures are in
+/// `docs/puyo-beam.md`.
+#[test]
+fn shipped_tsu_beam_plays_its_fixed_seed_games() {
+    let out = run(&[
+        "play",
+        "--json",
+        "--quiet",
+        "--weights",
+        "weights/puyo/tsu-beam.toml",
+        "--rules",
+        "tsu",
+        "--pairs-shown",
+        "3",
+        "--fitness",
+        "max_chain",
+        "--max-pieces",
+        "100",
+        "--games",
+        "2",
+        "--seed",
+        "1000001",
+    ]);
+    let v = json(&out);
+    let games: Vec<(u64, u64, u64)> = v["per_game"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let n = |k: &str| g[k].as_u64().unwrap();
+            (n("max_chain"), n("points"), n("died"))
+        })
+        .collect();
+    assert_eq!(games, [(12, 160260, 0), (12, 141590, 0)]);
+    assert_eq!(v["total_pieces"].as_u64(), Some(200));
+}

@@ -90,9 +90,9 @@ pub struct Position {
     all_clear: bool,
     /// Tsu's pair cycle; unused under the programming rules, which draw every pair afresh.
     cycle: Cycle,
-    /// What the player's previous look-ahead ply fired on the way to this position (nothing
-    /// in a real position): a 2-ply player scores the second board, and `move_chain` and
-    /// `move_score` must still count a chain its first placement fires.
+    /// What the player's earlier look-ahead plies fired on the way to this position (nothing
+    /// in a real position): a player that looks ahead scores the last board of a line, and
+    /// `move_chain` and `move_score` must still count a chain an earlier placement fired.
     fired: Chain,
 }
 

@@ -1,6 +1,8 @@
 //! Throughput of the Puyo engine on one thread: placements simulated per second (drop, chain
 //! resolution and scoring, no features) and boards per second for the chain-potential
-//! feature, the most expensive one, over mid-game fields a chain-building player left.
+//! feature, the most expensive one, over mid-game fields a chain-building player left; and the
+//! time of one move of the shipped sampled beam (`weights/puyo/tsu-beam.toml`) beside the 2-ply
+//! player's, measured in the same run so the ratio holds on a busy machine.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
@@ -8,7 +10,7 @@ use stacktune::game::Game;
 use stacktune::games::puyo::features::potential;
 use stacktune::games::puyo::{Position, Puyo, Rules};
 use stacktune::rng::game_stream;
-use stacktune::search::lookahead;
+use stacktune::search::{Player, Search, lookahead};
 use stacktune::weights::WeightFile;
 use std::hint::black_box;
 
@@ -82,5 +84,55 @@ fn potential_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, placements_per_second, potential_per_second);
+/// Time of one move under Tsu rules with the current pair and two next shown: the shipped
+/// weights under their shipped sampled beam, and the 2-ply weights under the 2-ply lookahead
+/// (the player the beam replaces), over the same mid-game positions.
+fn move_time(c: &mut Criterion) {
+    use stacktune::game::Policy;
+    use stacktune::games::GameSpec;
+    let spec = GameSpec {
+        game: Some("puyo".into()),
+        rules: Some("tsu".into()),
+        pairs_shown: Some(3),
+        ..Default::default()
+    };
+    let game = Puyo::from_spec(&spec).unwrap();
+    let positions = mid_game_positions(&game);
+    let beam_file = WeightFile::parse(include_str!("../weights/puyo/tsu-beam.toml")).unwrap();
+    let settings = beam_file.search.unwrap();
+    let beam = Player::new(
+        LinearPlayer::from_file(&game, &beam_file).unwrap(),
+        Search::Sampled {
+            width: settings.beam_width,
+            samples: settings.samples.unwrap(),
+            unseen: settings.unseen.unwrap(),
+        },
+    );
+    let two_ply_file = WeightFile::parse(include_str!("../weights/puyo/tsu-2ply.toml")).unwrap();
+    let two_ply = Player::new(
+        LinearPlayer::from_file(&game, &two_ply_file).unwrap(),
+        Search::Lookahead,
+    );
+    let mut group = c.benchmark_group("puyo_move");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for (name, player) in [("tsu_beam", &beam), ("two_ply", &two_ply)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .filter_map(|p| player.choose(&game, black_box(p)))
+                    .count()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    placements_per_second,
+    potential_per_second,
+    move_time
+);
 criterion_main!(benches);

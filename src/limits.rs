@@ -42,6 +42,28 @@ pub fn check_beam(depth: u32, width: usize, names: (&str, &str)) -> Result<()> {
     Ok(())
 }
 
+/// Most sampled futures a sampled beam draws: each costs a beam's worth of time.
+pub const MAX_SAMPLES: u32 = 256;
+/// Most unseen pieces in one sampled future.
+pub const MAX_UNSEEN: u32 = 32;
+
+/// Checks a sampled beam's settings (see [`check_beam`]; `names` as width, samples, unseen).
+pub fn check_sampled(
+    width: usize,
+    samples: u32,
+    unseen: u32,
+    names: (&str, &str, &str),
+) -> Result<()> {
+    check_beam(1, width, ("", names.0))?;
+    if !(1..=MAX_SAMPLES).contains(&samples) {
+        bail!("{} {samples} is out of range 1..={MAX_SAMPLES}", names.1);
+    }
+    if !(1..=MAX_UNSEEN).contains(&unseen) {
+        bail!("{} {unseen} is out of range 1..={MAX_UNSEEN}", names.2);
+    }
+    Ok(())
+}
+
 /// Rejects `value` outside `range`, naming the setting and the range.
 pub fn check<T: PartialOrd + std::fmt::Display>(
     name: &str,

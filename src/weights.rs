@@ -4,7 +4,7 @@
 //! features in, and so that a person can read and edit it.
 
 use crate::fsutil::write_atomic;
-use crate::limits::{MAX_BEAM_DEPTH, check_beam};
+use crate::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -46,6 +46,12 @@ pub struct SearchSettings {
     /// Plies (`--depth`); without it, every piece the game shows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Sampled futures past the pieces shown (`--samples`): the beam becomes a sampled beam.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+    /// Pieces each sampled future draws (`--unseen`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseen: Option<u32>,
 }
 
 impl WeightFile {
@@ -73,6 +79,19 @@ impl WeightFile {
                 search.beam_width,
                 ("[search] depth", "[search] beam_width"),
             )?;
+            if search.samples.is_some() || search.unseen.is_some() {
+                if search.depth.is_some() {
+                    bail!(
+                        "[search] depth is not for a sampled beam (samples, unseen), which searches every piece shown"
+                    );
+                }
+                check_sampled(
+                    search.beam_width,
+                    search.samples.unwrap_or(1),
+                    search.unseen.unwrap_or(4),
+                    ("[search] beam_width", "[search] samples", "[search] unseen"),
+                )?;
+            }
         }
         for (name, value) in &file.weights {
             if !value.is_finite() {
@@ -170,6 +189,8 @@ mod tests {
             search: Some(SearchSettings {
                 beam_width: 100,
                 depth: Some(3),
+                samples: None,
+                unseen: None,
             }),
             weights,
             meta,
@@ -225,6 +246,8 @@ mod tests {
         let search = SearchSettings {
             beam_width: 100,
             depth: None,
+            samples: None,
+            unseen: None,
         };
         assert_eq!(file.search, Some(search));
         let errors = [

@@ -122,6 +122,9 @@ impl EvolveArgs {
         c.game.inarow = g.inarow.or(c.game.inarow);
         c.game.depth = g.depth.or(c.game.depth);
         c.game.beam_width = g.beam_width.or(c.game.beam_width);
+        c.game.samples = g.samples.or(c.game.samples);
+        c.game.unseen = g.unseen.or(c.game.unseen);
+        c.game.pairs_shown = g.pairs_shown.or(c.game.pairs_shown);
         c.game.level = g.level.or(c.game.level);
         c.game.splitting = g.splitting.or(c.game.splitting);
         if !g.opponents.is_empty() {

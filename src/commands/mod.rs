@@ -32,10 +32,12 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
     if spec.game.as_ref() == Some(&file.game) {
         spec.width = spec.width.or(file.width);
         spec.height = spec.height.or(file.height);
-        if let Some(search) = file
-            .search
-            .filter(|_| spec.beam_width.is_none() && spec.depth.is_none())
-        {
+        if let Some(search) = file.search.filter(|_| {
+            spec.beam_width.is_none()
+                && spec.depth.is_none()
+                && spec.samples.is_none()
+                && spec.unseen.is_none()
+        }) {
             if file.game == "connect" {
                 anyhow::bail!(
                     "weights file {}: a [search] beam is for games that show pieces ahead, not connect (it searches with --depth)",
@@ -44,6 +46,8 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
             }
             spec.beam_width = Some(search.beam_width);
             spec.depth = search.depth;
+            spec.samples = search.samples;
+            spec.unseen = search.unseen;
         }
     }
     match (&spec.rules, &file.rules) {

@@ -9,8 +9,8 @@ pub mod panel;
 pub mod puyo;
 pub mod tetris;
 
-use crate::limits::{MAX_BEAM_DEPTH, check_beam};
-use crate::search::Search;
+use crate::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
+use crate::search::{SAMPLED_FLAGS, Search};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,20 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beam_width: Option<usize>,
+    /// Search with the beam of --beam-width past the pieces shown: this many sampled futures
+    /// of --unseen pieces each, a move valued by its mean over them (puyo).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+    /// Pieces past those shown that each of --samples futures draws (default 4).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseen: Option<u32>,
+    /// Puyo: pairs the player sees, the one to place included (1 to 3; Tsu shows 3; default
+    /// 1, 2 with --preview).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs_shown: Option<u8>,
     /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
     /// weights file (default: tutorial and negamax4).
     #[arg(long = "opponent", value_name = "NAME|FILE")]
@@ -155,6 +169,9 @@ impl GameSpec {
     /// which always shows five pieces).
     pub fn search(&self) -> Result<Search> {
         let name = self.name();
+        if (self.samples.is_some() || self.unseen.is_some()) && self.beam_width.is_none() {
+            bail!("--samples and --unseen set a sampled beam for {name}; give --beam-width too");
+        }
         match (self.depth, self.beam_width) {
             // A beam width is refused for connect with the other settings (`build`).
             (depth, _) if name == "connect" => Ok(Search::AlphaBeta {
@@ -165,6 +182,18 @@ impl GameSpec {
             (None, None) => Ok(Search::Lookahead),
             (Some(_), None) => {
                 bail!("--depth sets the beam's depth for {name}; give --beam-width too")
+            }
+            (depth, Some(width)) if self.samples.is_some() || self.unseen.is_some() => {
+                if depth.is_some() {
+                    bail!("--depth is not for a sampled beam, which searches every piece shown");
+                }
+                let (samples, unseen) = (self.samples.unwrap_or(1), self.unseen.unwrap_or(4));
+                check_sampled(width, samples, unseen, SAMPLED_FLAGS)?;
+                Ok(Search::Sampled {
+                    width,
+                    samples,
+                    unseen,
+                })
             }
             (depth, Some(width)) => {
                 let depth = depth.unwrap_or(MAX_BEAM_DEPTH);
@@ -218,6 +247,15 @@ impl GameSpec {
         if let Some(w) = self.beam_width {
             s += &format!(" --beam-width {w}");
         }
+        if let Some(n) = self.samples {
+            s += &format!(" --samples {n}");
+        }
+        if let Some(n) = self.unseen {
+            s += &format!(" --unseen {n}");
+        }
+        if let Some(n) = self.pairs_shown {
+            s += &format!(" --pairs-shown {n}");
+        }
         if let Some(l) = self.level {
             s += &format!(" --level {l}");
         }
@@ -255,7 +293,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 14] = [
+        let settings: [(&str, bool, &[Ruleset]); 17] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -273,6 +311,9 @@ impl GameSpec {
             ("--level", self.level.is_some(), &[Contest]),
             ("--all-clear", self.all_clear, &[Contest]),
             ("--splitting", self.splitting.is_some(), &[Research]),
+            ("--samples", self.samples.is_some(), &[Puyo]),
+            ("--unseen", self.unseen.is_some(), &[Puyo]),
+            ("--pairs-shown", self.pairs_shown.is_some(), &[Puyo]),
             (
                 "--beam-width",
                 self.beam_width.is_some(),

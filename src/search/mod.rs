@@ -7,15 +7,20 @@
 mod alpha_beta;
 mod beam;
 mod lookahead;
+mod sampled_beam;
 
 pub use alpha_beta::alpha_beta;
 pub use beam::beam;
 pub use lookahead::{lookahead, one_ply};
+pub use sampled_beam::sampled_beam;
 // The beam's bounds live with the other bounds, below the weights files that check them.
 pub use crate::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
 use crate::game::{Game, Policy};
+
+/// The names a sampled beam's width, samples and unseen pieces go by on the command line.
+pub const SAMPLED_FLAGS: (&str, &str, &str) = ("--beam-width", "--samples", "--unseen");
 
 /// A search: how the player turns position scores into a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +33,14 @@ pub enum Search {
     /// position's value is the last move's evaluation plus the points of the moves before it,
     /// weighted as the weights weigh the game's points feature.
     Beam { depth: u32, width: usize },
+    /// A beam over the pieces shown, then over `samples` sampled futures of `unseen` pieces
+    /// each; a first move is worth the mean over the futures of the best value its lines
+    /// reach (see [`sampled_beam`]).
+    Sampled {
+        width: usize,
+        samples: u32,
+        unseen: u32,
+    },
     /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
     /// values are from the mover's side.
     AlphaBeta { depth: u32 },
@@ -52,6 +65,11 @@ impl<G: Game> Policy<G> for Player {
             Search::OnePly => one_ply(&self.eval, game, position),
             Search::Lookahead => lookahead(&self.eval, game, position),
             Search::Beam { depth, width } => beam(&self.eval, game, position, depth, width),
+            Search::Sampled {
+                width,
+                samples,
+                unseen,
+            } => sampled_beam(&self.eval, game, position, width, samples, unseen),
             Search::AlphaBeta { depth } => alpha_beta(&self.eval, game, position, depth),
         }
     }

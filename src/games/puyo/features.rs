@@ -6,8 +6,8 @@
 //!
 //! | name | definition |
 //! | --- | --- |
-//! | `move_chain` | chain length the move fired (0 when nothing popped); for a 2-ply player (with the preview) the longer of the chains its two placements fire |
-//! | `move_score` | points the move scored under the ruleset (Tsu: an owed all-clear bonus included); for a 2-ply player the points of both placements |
+//! | `move_chain` | chain length the move fired (0 when nothing popped); for a player that looks ahead (2-ply, beams) the longest chain any placement of its line fires |
+//! | `move_score` | points the move scored under the ruleset (Tsu: an owed all-clear bonus included); for a player that looks ahead the points of every placement of its line |
 //! | `move_chain_squared` | `move_chain`²: with a negative `move_chain` weight a convex value of the chain fired, so the player holds short chains, worth less than the potential they destroy, and fires long ones |
 //! | `connected_2` | groups of exactly 2 orthogonally connected same-colour puyos |
 //! | `connected_3` | groups of exactly 3 orthogonally connected same-colour puyos |

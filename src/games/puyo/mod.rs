@@ -2,8 +2,9 @@
 //! `tsu` rules (see [`rules`]).
 //!
 //! A move places the falling pair (axis and child) by column and rotation; at most 22
-//! placements, 11 for a same-colour pair. The position carries the field, the pair to place and,
-//! when the game shows it, the next pair, so the linear player can look two plies ahead.
+//! placements, 11 for a same-colour pair. The position carries the field, the pair to place and
+//! the pairs the game shows after it (none, the next, or the next two as in Tsu), so a player
+//! can look as many plies ahead as it is shown.
 
 pub mod features;
 pub mod field;
@@ -11,7 +12,9 @@ pub mod listing;
 mod page;
 pub mod rules;
 
-use crate::game::{FeatureValues, Game, Outcome};
+use crate::game::{
+    EpisodeLimits, EpisodeResult, FeatureValues, Game, MAX_DETAILS, Outcome, Policy, play_from,
+};
 use crate::games::GameSpec;
 use anyhow::{Result, bail};
 use features::FEATURE_NAMES;
@@ -22,6 +25,9 @@ pub use rules::{Chain, Pair, Placement, Rules};
 
 /// Colours a game may use.
 pub const COLOURS: std::ops::RangeInclusive<u8> = 3..=MAX_COLOURS as u8;
+
+/// Most pairs a game shows: the pair to place and the two next, as Tsu does.
+pub const MAX_SHOWN: u8 = 3;
 
 /// Pairs in Tsu's dealing cycle.
 const TSU_CYCLE: usize = 128;
@@ -53,8 +59,8 @@ impl Fitness {
 pub struct Puyo {
     rules: Rules,
     colours: u8,
-    /// The player sees the next pair.
-    preview: bool,
+    /// Pairs the player sees: the one to place and up to [`MAX_SHOWN`]` − 1` after it.
+    shown: u8,
     /// Placements that end the game are offered (and end it when chosen).
     allow_topout: bool,
     fitness: Fitness,
@@ -78,13 +84,15 @@ pub struct Position {
     pub pair: Option<Pair>,
     /// The next pair when the player sees it.
     pub next: Option<Pair>,
+    /// The pair after the next when the player sees it (three pairs shown).
+    pub after_next: Option<Pair>,
     /// An all-clear bonus is owed to the next chain (Tsu).
     all_clear: bool,
     /// Tsu's pair cycle; unused under the programming rules, which draw every pair afresh.
     cycle: Cycle,
-    /// What the player's previous look-ahead ply fired on the way to this position (nothing
-    /// in a real position): a 2-ply player scores the second board, and `move_chain` and
-    /// `move_score` must still count a chain its first placement fires.
+    /// What the player's earlier look-ahead plies fired on the way to this position (nothing
+    /// in a real position): a player that looks ahead scores the last board of a line, and
+    /// `move_chain` and `move_score` must still count a chain an earlier placement fired.
     fired: Chain,
 }
 
@@ -103,6 +111,7 @@ impl Position {
             field,
             pair: Some(pair),
             next: None,
+            after_next: None,
             all_clear: false,
             cycle: Cycle::UNUSED,
             fired: Chain::default(),
@@ -116,7 +125,7 @@ impl Puyo {
         Puyo {
             rules,
             colours: 4,
-            preview: false,
+            shown: 1,
             allow_topout: false,
             fitness: Fitness::Score,
         }
@@ -167,10 +176,16 @@ impl Puyo {
                     )
                 })?,
         };
+        let shown = match (spec.pairs_shown, spec.preview) {
+            (None, preview) => 1 + u8::from(preview),
+            (Some(_), true) => bail!("--preview shows 2 puyo pairs; give it or --pairs-shown"),
+            (Some(n), false) if (1..=MAX_SHOWN).contains(&n) => n,
+            (Some(n), false) => bail!("puyo pairs shown {n} is out of range 1..={MAX_SHOWN}"),
+        };
         Ok(Puyo {
             rules,
             colours,
-            preview: spec.preview,
+            shown,
             allow_topout: spec.allow_topout,
             fitness,
         })
@@ -240,10 +255,10 @@ impl Game for Puyo {
             "{} 6x12, {} colours{}{}, fitness {}",
             self.rules.name(),
             self.colours,
-            if self.preview {
-                ", next pair shown"
-            } else {
-                ""
+            match self.shown {
+                1 => "",
+                2 => ", next pair shown",
+                _ => ", two next pairs shown",
             },
             if self.allow_topout {
                 ", top-outs allowed"
@@ -264,9 +279,11 @@ impl Game for Puyo {
             Rules::Tsu => self.shuffled_cycle(rng),
         };
         let pair = self.deal(&mut cycle, rng);
-        let next = self.preview.then(|| self.deal(&mut cycle, rng));
+        let next = (self.shown >= 2).then(|| self.deal(&mut cycle, rng));
+        let after_next = (self.shown >= 3).then(|| self.deal(&mut cycle, rng));
         Position {
             next,
+            after_next,
             cycle,
             ..Position::new(Field::EMPTY, pair)
         }
@@ -285,7 +302,8 @@ impl Game for Puyo {
         let heights = position.field.heights();
         let mut after = *position;
         after.pair = position.next;
-        after.next = None;
+        after.next = position.after_next;
+        after.after_next = None;
         let mut values = FeatureValues::default();
         for &placement in rules::placements(pair) {
             if !self.rules.offers(&heights, placement) {
@@ -321,6 +339,31 @@ impl Game for Puyo {
         position.next.is_some()
     }
 
+    /// Past the pairs shown, the player knows only that colours are drawn evenly (Tsu's cycle
+    /// is shuffled, and its order is not the player's to see): each unordered pair of colours,
+    /// a mixed one twice as likely as a same-colour one, in the first slot not shown.
+    fn for_each_unseen(&self, position: &Position, visit: &mut impl FnMut(&Position, f64)) {
+        let c = self.colours;
+        let p_same = 1.0 / f64::from(c * c);
+        let mut drawn = *position;
+        for axis in 1..=c {
+            for child in axis..=c {
+                let pair = Some(Pair { axis, child });
+                if position.pair.is_none() {
+                    drawn.pair = pair;
+                } else if position.next.is_none() {
+                    drawn.next = pair;
+                } else if position.after_next.is_none() {
+                    drawn.after_next = pair;
+                } else {
+                    return;
+                }
+                let probability = if axis == child { p_same } else { 2.0 * p_same };
+                visit(&drawn, probability);
+            }
+        }
+    }
+
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {
         let pair = position
             .pair
@@ -338,11 +381,17 @@ impl Game for Puyo {
         position.field = played.field;
         position.all_clear = played.all_clear;
         let dealt = self.deal(&mut position.cycle, rng);
-        if self.preview {
-            position.pair = position.next;
-            position.next = Some(dealt);
-        } else {
-            position.pair = Some(dealt);
+        match self.shown {
+            1 => position.pair = Some(dealt),
+            2 => {
+                position.pair = position.next;
+                position.next = Some(dealt);
+            }
+            _ => {
+                position.pair = position.next;
+                position.next = position.after_next;
+                position.after_next = Some(dealt);
+            }
         }
         let mut outcome = outcome(&played);
         if !outcome.game_over && !self.allow_topout {
@@ -350,6 +399,33 @@ impl Game for Puyo {
             outcome.game_over = !self.has_safe_placement(position);
         }
         outcome
+    }
+
+    /// The default episode, counting what `play` reports per game beside the fitness: the
+    /// points, the largest chain and whether the game ended before the move limit.
+    fn episode(
+        &self,
+        player: &impl Policy<Self>,
+        _index: u64,
+        mut rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Position, &EpisodeResult),
+    ) -> EpisodeResult {
+        let mut details = [0u64; MAX_DETAILS];
+        let start = self.start(&mut rng);
+        let mut result = play_from(self, player, start, limits, observe, |position, mv| {
+            let outcome = self.apply(position, mv, &mut rng);
+            details[0] += outcome.points as u64;
+            details[1] = details[1].max(u64::from(outcome.chains));
+            details[2] += u64::from(outcome.game_over);
+            outcome
+        });
+        result.details = details;
+        result
+    }
+
+    fn detail_names(&self) -> &'static [&'static str] {
+        &["points", "max_chain", "died"]
     }
 
     fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
@@ -384,10 +460,14 @@ impl Game for Puyo {
         let show =
             |p: Option<Pair>| p.map_or("??".to_string(), |p| format!("{}{}", p.axis, p.child));
         s.push_str(&format!(
-            "pair {}  next {}\n",
+            "pair {}  next {}",
             show(position.pair),
             show(position.next)
         ));
+        if let Some(pair) = position.after_next {
+            s.push_str(&format!(" {}", show(Some(pair))));
+        }
+        s.push('\n');
         s
     }
 }
@@ -467,7 +547,7 @@ mod tests {
     fn preview_deals_the_same_pairs() {
         let plain = Puyo::new(Rules::Programming);
         let shown = Puyo {
-            preview: true,
+            shown: 2,
             ..Puyo::new(Rules::Programming)
         };
         let mut a = ChaCha8Rng::seed_from_u64(9);

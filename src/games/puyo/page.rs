@@ -29,13 +29,17 @@ impl Replayable for Puyo {
         position.field.to_rows(self.rules.rows())
     }
 
-    /// The pair to place, then the next when it is shown.
+    /// The pair to place, then the ones after it that are shown.
     fn shown_pieces(&self, position: &Position) -> Value {
         json!(
-            [digits(position.pair), digits(position.next)]
-                .iter()
-                .filter(|p| !p.is_empty())
-                .collect::<Vec<_>>()
+            [
+                digits(position.pair),
+                digits(position.next),
+                digits(position.after_next)
+            ]
+            .iter()
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
         )
     }
 
@@ -47,9 +51,10 @@ impl Replayable for Puyo {
         after: &Position,
     ) -> Option<Vec<Value>> {
         let mv = chosen?;
-        let drawn = match self.preview {
-            true => after.next,
-            false => after.pair,
+        let drawn = match self.shown {
+            1 => after.pair,
+            2 => after.next,
+            _ => after.after_next,
         };
         Some(vec![
             mv.column.into(),

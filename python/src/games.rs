@@ -14,6 +14,7 @@ use stacktune::game::Game;
 use stacktune::games::connect::Connect;
 use stacktune::games::contest::Contest;
 use stacktune::games::contest::rules::{self as contest_rules, LETTERS};
+use stacktune::games::contest::stream::Dealer;
 use stacktune::games::puyo::Puyo;
 use stacktune::games::tetris::Tetris;
 use stacktune::games::tetris::pieces::PIECE_LETTERS;
@@ -476,6 +477,7 @@ impl PyContest {
             AnyGame::Contest(c) => Some(c),
             _ => None,
         })?;
+        let dealer = game.dealer(seed);
         let position = contest_rules::Position {
             board: parsed,
             current: piece_number(current, &LETTERS)? as u8,
@@ -486,8 +488,8 @@ impl PyContest {
             next: previews,
             turn,
             failures: 0,
+            cycle: dealer.cycles(),
         };
-        let dealer = game.dealer(seed);
         Ok(PyContest {
             state: State::at(game, position, dealer),
         })

@@ -107,6 +107,20 @@ fn copy_run(run: &str, dir: &Path) {
     }
 }
 
+/// Copies a folder and everything under it.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 /// Where the screenshots go: the run's artefacts.
 fn artefact(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-page");
@@ -435,6 +449,9 @@ fn shipped_pages_are_what_report_writes_today() {
     // A page holds its script and template: a change to either must come with the shipped
     // pages rewritten (`stacktune report reports/NAME` for each).
     let tmp = tempfile::tempdir().unwrap();
+    // A run.toml names weights files (init, baseline, opponents) relative to its folder, as
+    // `../../weights/...`: the copies find them where the shipped runs do.
+    copy_tree(&root().join("weights"), &tmp.path().join("weights"));
     let mut checked = 0;
     for entry in fs::read_dir(root().join("reports")).unwrap() {
         let shipped = entry.unwrap().path();

@@ -13,8 +13,6 @@ use std::fmt::Write;
 
 /// The controller's source before export.
 const TEMPLATE: &str = include_str!("block_controller.py");
-const BEGIN: &str = "# <stacktune:generated>";
-const END: &str = "# </stacktune:generated>";
 
 /// The controller's Python source for the weights file `text` (already parsed as `file`);
 /// `source` (the file's path) is recorded in it. Weights of another game or of the research
@@ -27,24 +25,19 @@ pub fn controller_source(file: &WeightFile, text: &str, source: &str) -> Result<
             file.rules.as_deref().unwrap_or("research")
         );
     }
-    let (head, rest) = TEMPLATE
-        .split_once(BEGIN)
-        .expect("the template has a generated block");
-    let (_, tail) = rest
-        .split_once(END)
-        .expect("the template's generated block ends");
     let mut block = String::new();
     let comment = " Written by `stacktune export contest`; export again rather than edit.";
     // A JSON string is a Python string literal too: every character reads back as written.
     writeln!(block, "{comment}")?;
     writeln!(block, "SOURCE = {}", serde_json::to_string(source)?)?;
     writeln!(block, "WEIGHTS_TOML = {}", serde_json::to_string(text)?)?;
-    Ok(format!("{head}{BEGIN}{block}{END}{tail}"))
+    Ok(super::fill(TEMPLATE, &block))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::{BEGIN, END};
 
     const TEXT: &str = "game = \"tetris\"\nrules = \"contest\"\n[search]\nbeam_width = 4\n\
                         [weights]\nholes = -0.25832094649434656\n# \"quoted\" \\ é\n";

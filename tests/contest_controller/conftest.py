@@ -1,24 +1,18 @@
 """The exported controllers the tests play: `stacktune export contest` run on the shipped
-contest weights into a temporary folder. The binary is $STACKTUNE, else the release build of
-$CARGO_TARGET_DIR (default target/), which `cargo build --release` makes. The time each move
-took is collected and reported at the end of the run."""
+contest weights into a temporary folder. The binary is tests/stacktune_binary.py's. The time
+each move took is collected and reported at the end of the run."""
 
-import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-#: Seconds per move, by level, over every game the tests played.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from stacktune_binary import ROOT, stacktune  # noqa: E402
+
+#: Seconds per move, by level and weights file, over every game the tests played.
 MOVE_SECONDS = {}
-
-
-def stacktune():
-    if "STACKTUNE" in os.environ:
-        return os.environ["STACKTUNE"]
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    return str(target / "release" / "stacktune")
 
 
 @pytest.fixture(scope="session")
@@ -45,10 +39,10 @@ def move_seconds():
 
 
 def pytest_terminal_summary(terminalreporter):
-    for level, seconds in sorted(MOVE_SECONDS.items()):
+    for (level, weights), seconds in sorted(MOVE_SECONDS.items()):
         mean = sum(seconds) / len(seconds)
         terminalreporter.write_line(
-            f"contest controller, level {level}: {len(seconds)} moves, mean "
+            f"contest controller, level {level}, {weights}: {len(seconds)} moves, mean "
             f"{mean * 1000:.1f} ms, slowest {max(seconds) * 1000:.1f} ms a move "
             "(the contest allows 1 s)"
         )

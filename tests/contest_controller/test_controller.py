@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import harness
-from conftest import ROOT, stacktune
+from stacktune_binary import ROOT, stacktune
 
 
 def cli_scores(weights, level, first, games):
@@ -49,7 +49,7 @@ def test_scores_what_stacktune_play_scores(export, move_seconds, level, weights,
     for seed in range(first, first + games):
         score, seconds = harness.play(controller, level, seed)
         scores.append(score)
-        move_seconds.setdefault(level, []).extend(seconds)
+        move_seconds.setdefault((level, weights), []).extend(seconds)
         assert len(seconds) == 180, f"seed {seed}: {len(seconds)} moves, not 180 turns"
     assert scores == expected
 

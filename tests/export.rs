@@ -230,3 +230,67 @@ fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
     // Nothing was written, not even a temporary file.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// Runs `export contest` in `dir`.
+fn export_contest(dir: &Path, weights: &Path, out: &str) -> std::process::Output {
+    let weights = weights.to_str().unwrap();
+    run_in(
+        dir,
+        &["export", "contest", "--weights", weights, "--out", out],
+    )
+}
+
+#[test]
+fn the_contest_controller_embeds_the_weights_file_whole() {
+    // That the controller plays stacktune's moves is tests/contest_controller's (Python) job.
+    let dir = tempfile::tempdir().unwrap();
+    let weights = root().join("weights/contest/beam-l2.toml");
+    let out = export_contest(dir.path(), &weights, "block_controller.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out), "contest controller: block_controller.py\n");
+    let python = std::fs::read_to_string(dir.path().join("block_controller.py")).unwrap();
+    let text = std::fs::read_to_string(&weights).unwrap();
+    let line = format!("WEIGHTS_TOML = {}\n", serde_json::to_string(&text).unwrap());
+    assert_eq!(python.matches(&line).count(), 1);
+    assert!(python.contains("pip install ./python"));
+    assert!(python.ends_with("BLOCK_CONTROLLER = Block_Controller()\n"));
+}
+
+#[test]
+fn the_contest_export_refuses_in_one_line_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let connect = root().join(WEIGHTS);
+    let out = export_contest(dir.path(), &connect, "a.py");
+    assert_one_line_error(
+        &out,
+        &format!(
+            "weights file {}: the weights are for game `connect`, not `tetris`",
+            connect.display()
+        ),
+    );
+    let research = root().join("weights/tetris/dellacherie.toml");
+    let out = export_contest(dir.path(), &research, "a.py");
+    assert_one_line_error(
+        &out,
+        &format!(
+            "weights file {}: the weights are for tetris rules `research`, not `contest`",
+            research.display()
+        ),
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    std::fs::write(dir.path().join("block_controller.py"), "mine").unwrap();
+    let weights = root().join("weights/contest/beam-l2.toml");
+    let out = export_contest(dir.path(), &weights, "block_controller.py");
+    assert_one_line_error(
+        &out,
+        "block_controller.py already exists; it is not overwritten",
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("block_controller.py")).unwrap(),
+        "mine"
+    );
+}

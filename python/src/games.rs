@@ -431,10 +431,11 @@ impl PyContest {
     }
 
     /// A game from a 10 × 22 board (rows top first) with `current` to place, the `next` five
-    /// previews, the `hold` piece (letters of IOTSZLJ; None: empty) and `turn` turns played;
-    /// later pieces come from contest seed `seed`.
+    /// previews, the `hold` piece (letters of IOTSZLJ; None: empty), `turn` turns played and
+    /// `failures` failed spawns so far (odd: the last was a game over, so the next is an
+    /// overlapping spawn); later pieces come from contest seed `seed`.
     #[staticmethod]
-    #[pyo3(signature = (board, current, next, hold=None, turn=0, seed=0, *, level=2, all_clear=false))]
+    #[pyo3(signature = (board, current, next, hold=None, turn=0, seed=0, *, level=2, all_clear=false, failures=0))]
     #[allow(clippy::too_many_arguments)]
     fn from_board(
         board: &Bound<'_, PyAny>,
@@ -445,6 +446,7 @@ impl PyContest {
         seed: u64,
         level: u8,
         all_clear: bool,
+        failures: u16,
     ) -> PyResult<PyContest> {
         let text = board_text(board)?;
         let parsed =
@@ -487,7 +489,7 @@ impl PyContest {
             },
             next: previews,
             turn,
-            failures: 0,
+            failures,
             cycle: dealer.cycles(),
         };
         Ok(PyContest {

@@ -111,6 +111,7 @@ class ContestTetris(_Game):
         *,
         level: int = 2,
         all_clear: bool = False,
+        failures: int = 0,
     ) -> ContestTetris: ...
     def copy(self) -> ContestTetris: ...
 

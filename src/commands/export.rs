@@ -1,6 +1,6 @@
 //! `export`: a weights file as one self-contained file for another runner.
 
-use crate::export::kaggle;
+use crate::export::{contest, kaggle};
 use crate::fsutil::{refuse_existing, write_new};
 use crate::weights::WeightFile;
 use anyhow::{Result, anyhow};
@@ -17,6 +17,10 @@ pub enum Target {
     /// A Kaggle ConnectX agent: one Python file (standard library only) whose `agent`
     /// plays connect weights as stacktune does, deepening its search within Kaggle's time.
     Kaggle(KaggleArgs),
+    /// A controller for the Tetris programming contest (seigot/tetris): a
+    /// `block_controller.py` that plays contest weights through the `stacktune` Python
+    /// package, making the moves `play --rules contest` makes.
+    Contest(ContestArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -29,9 +33,21 @@ pub struct KaggleArgs {
     pub out: PathBuf,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct ContestArgs {
+    /// Contest weights file (TOML, `rules = "contest"`) to play; embedded whole.
+    #[arg(long)]
+    pub weights: PathBuf,
+    /// The Python file to write (e.g. block_controller.py); an existing file is never
+    /// overwritten.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
 pub fn run(args: ExportArgs) -> Result<()> {
     match args.target {
         Target::Kaggle(args) => export_kaggle(&args),
+        Target::Contest(args) => export_contest(&args),
     }
 }
 
@@ -43,5 +59,19 @@ fn export_kaggle(args: &KaggleArgs) -> Result<()> {
         kaggle::agent_source(&file, &source).map_err(|e| anyhow!("weights file {source}: {e}"))?;
     write_new(&args.out, python.as_bytes())?;
     println!("kaggle agent: {}", args.out.display());
+    Ok(())
+}
+
+fn export_contest(args: &ContestArgs) -> Result<()> {
+    refuse_existing(&args.out)?;
+    let file = WeightFile::load(&args.weights)?;
+    let source = args.weights.display().to_string();
+    // The file was just read whole by `load`; a failure here is a file changed in between.
+    let text = std::fs::read_to_string(&args.weights)
+        .map_err(|e| anyhow!("cannot read weights file {source}: {e}"))?;
+    let python = contest::controller_source(&file, &text, &source)
+        .map_err(|e| anyhow!("weights file {source}: {e}"))?;
+    write_new(&args.out, python.as_bytes())?;
+    println!("contest controller: {}", args.out.display());
     Ok(())
 }

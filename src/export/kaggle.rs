@@ -12,8 +12,6 @@ use std::fmt::Write;
 
 /// The agent's source before export.
 const TEMPLATE: &str = include_str!("kaggle_agent.py");
-const BEGIN: &str = "# <stacktune:generated>";
-const END: &str = "# </stacktune:generated>";
 
 /// The agent's Python source for connect weights `file`; `source` (the weights file's path)
 /// is recorded in it. Weights of another game are refused; the feature names were checked
@@ -21,12 +19,6 @@ const END: &str = "# </stacktune:generated>";
 /// for every line length its features fit.
 pub fn agent_source(file: &WeightFile, source: &str) -> Result<String> {
     file.check_against("connect", &FEATURE_NAMES)?;
-    let (head, rest) = TEMPLATE
-        .split_once(BEGIN)
-        .expect("the template has a generated block");
-    let (_, tail) = rest
-        .split_once(END)
-        .expect("the template's generated block ends");
     let mut block = String::new();
     let comment = " Written by `stacktune export kaggle`; export again rather than edit.";
     let quoted = serde_json::to_string(source)?;
@@ -44,12 +36,13 @@ pub fn agent_source(file: &WeightFile, source: &str) -> Result<String> {
         }
     }
     block.push_str("}\n");
-    Ok(format!("{head}{BEGIN}{block}{END}{tail}"))
+    Ok(super::fill(TEMPLATE, &block))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::{BEGIN, END};
 
     #[test]
     fn the_weights_are_written_to_the_last_bit_in_feature_order() {

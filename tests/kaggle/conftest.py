@@ -1,21 +1,14 @@
 """The exported agent the tests play: `stacktune export kaggle` run on the shipped connect
-weights into a temporary folder. The binary is $STACKTUNE, else the release build of
-$CARGO_TARGET_DIR (default target/), which `cargo build --release` makes."""
+weights into a temporary folder. The binary is tests/stacktune_binary.py's."""
 
-import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def stacktune():
-    if "STACKTUNE" in os.environ:
-        return os.environ["STACKTUNE"]
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    return str(target / "release" / "stacktune")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from stacktune_binary import ROOT, stacktune  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,66 @@
+"""The exported controller, driven through the engine's GameStatus and nextMove formats
+(harness.py), scores game by game what `stacktune play --rules contest` scores with the same
+weights, level and seed: every move it makes is the one stacktune makes, or the games part."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import harness
+from stacktune_binary import ROOT, stacktune
+
+
+def cli_scores(weights, level, first, games):
+    """Per-game scores of `stacktune play --json`: game i of `--seed first` is contest seed
+    first + i, as `--seed first+i --games 1` plays it."""
+    out = subprocess.run(
+        [stacktune(), "play", "--rules", "contest", "--weights", str(ROOT / weights),
+         "--level", str(level), "--seed", str(first), "--games", str(games), "--json",
+         "--quiet"],
+        check=True, capture_output=True, text=True,
+    )
+    per_game = json.loads(out.stdout)["per_game"]
+    assert [g["game"] for g in per_game] == [
+        f"contest seed {first + i}, level {level}" for i in range(games)
+    ]
+    return [g["score"] for g in per_game]
+
+
+# Level 1 is one game: the contest's seed 0, the fixed cycle I L J T O S Z.
+@pytest.mark.parametrize(
+    "level,weights,first,games",
+    [
+        (1, "weights/contest/beam-l1.toml", 0, 1),
+        (2, "weights/contest/beam-l2.toml", 1, 20),
+        (3, "weights/contest/beam-l3.toml", 1, 5),
+        # Weaker weights that top out: seeds 1 and 3 have 1 and 3 game overs (and spawns over
+        # the stack between them), which the controller must count as the engine does.
+        (3, "weights/contest/one-ply-l3.toml", 1, 3),
+    ],
+)
+def test_scores_what_stacktune_play_scores(export, move_seconds, level, weights, first, games):
+    controller = export(weights)
+    expected = cli_scores(weights, level, first, games)
+    scores = []
+    for seed in range(first, first + games):
+        score, seconds = harness.play(controller, level, seed)
+        scores.append(score)
+        move_seconds.setdefault((level, weights), []).extend(seconds)
+        assert len(seconds) == 180, f"seed {seed}: {len(seconds)} moves, not 180 turns"
+    assert scores == expected
+
+
+def test_the_harness_refuses_a_move_the_game_has_not():
+    game = harness.stacktune.ContestTetris(level=2, seed=1)
+    move = harness.empty_next_move()
+    move["strategy"].update(direction=0, x=12, y_operation=1, y_moveblocknum=1,
+                            use_hold_function="n")
+    with pytest.raises(ValueError, match="no legal move is"):
+        harness.request(game, move)
+    move["strategy"].update(x=3, y_operation=0)
+    with pytest.raises(ValueError, match="only hard drops are played, not y_operation 0"):
+        harness.request(game, move)

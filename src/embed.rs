@@ -3,7 +3,7 @@
 //! describes, built exactly as `play` builds them so that both give the same numbers.
 
 use crate::backend::Backend;
-use crate::commands::play::{PlayArgs, PlayReport, play};
+use crate::commands::play::{PlayArgs, PlayReport, play, prepare};
 use crate::game::Game;
 use crate::games::{AnyGame, GameSpec};
 use crate::search::Player;
@@ -25,12 +25,7 @@ pub fn play_report(mut args: PlayArgs, backend: &dyn Backend) -> Result<PlayRepo
             bail!("{flag} is for the command line: run `stacktune play {flag} ...` for it");
         }
     }
-    let (any, file) = game_and_weights(&args.weights, &mut args.game)?;
-    if args.game.splitting.is_some() && args.max_pieces.is_some_and(|m| m > 0) {
-        bail!(
-            "--max-pieces needs games played out; --splitting estimates them without playing them out"
-        );
-    }
+    let (any, file) = prepare(&mut args)?;
     with_game!(&any, g => {
         let player = player_for(g, &args.game, &file, &args.weights)?;
         play(backend, &g.numbered_from(args.seed), &player, &args)

@@ -11,6 +11,7 @@ use crate::replay::{Replayable, record_games};
 use crate::report_page::{ReplayPage, render_replays};
 use crate::search::Player;
 use crate::stats::Summary;
+use crate::weights::WeightFile;
 use crate::with_game;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -60,7 +61,9 @@ pub struct PlayArgs {
     pub replay_moves: u64,
 }
 
-pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
+/// The game and the weights file `args` names (the file completing the flags), refusing what
+/// a splitting estimate cannot do: the command and the Python package's `play` start here.
+pub fn prepare(args: &mut PlayArgs) -> Result<(AnyGame, WeightFile)> {
     let file = super::load_weights(&args.weights, &mut args.game)?;
     let any = args.game.build()?;
     if args.game.splitting.is_some() {
@@ -76,6 +79,11 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
             }
         }
     }
+    Ok((any, file))
+}
+
+pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
+    let (any, file) = prepare(&mut args)?;
     if let Some(pieces) = &args.pieces {
         let AnyGame::Tetris(game) = &any else {
             bail!(

@@ -9,7 +9,9 @@ Each turn it rebuilds the engine's position in `stacktune.ContestTetris` (the sa
 src/games/contest/rules.rs) from `GameStatus` (the 220-cell board, the current piece, the five
 previews, the hold piece, the block index for the turn, the obstacle and seed settings for the
 level) and answers with the move `stacktune play --rules contest` makes from that position on
-that turn: tests/contest_controller checks it game by game.
+that turn: tests/contest_controller checks it game by game. Where the engine scores an all-clear
+(its versions from July 2023, whose GameStatus gives the bonus), the move is the one
+`stacktune play --rules contest --all-clear` makes.
 """
 
 import os
@@ -66,6 +68,13 @@ def rows_of(backboard):
     ]
 
 
+def all_clear_scored(debug):
+    """Whether the engine scores an all-clear: its GameStatus says how much from July 2023 on
+    (500 at levels 1-2, 4,000 at 3-4: the bonus the rules give), and nothing before."""
+    points = (debug.get("line_score") or {}).get("all_block_clear")
+    return str(points).isdigit() and int(points) > 0
+
+
 def spawn_overlaps(backboard, index):
     """Whether the piece spawned over the stack: the engine's 2nd, 4th, ... failed spawn."""
     for dx, dy in SPAWN_CELLS[int(index)]:
@@ -108,6 +117,7 @@ class Block_Controller:  # noqa: N801 (the contest's name)
             turn=int(judge["block_index"]) - 1,
             seed=seed,
             level=level,
+            all_clear=all_clear_scored(debug),
             failures=self.failures,
         )
 

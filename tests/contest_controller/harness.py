@@ -47,8 +47,9 @@ def shape(index):
     return {"class": None, "index": index, "direction_range": tuple(range(DIRECTIONS[index]))}
 
 
-def game_status(game, seed, level, game_overs):
-    """The engine's `GameStatus` for the position `game` is in."""
+def game_status(game, seed, level, game_overs, all_clear=False):
+    """The engine's `GameStatus` for the position `game` is in; with `all_clear`, as the
+    engine's versions from July 2023 give it, with the all-clear bonus among the points."""
     board = game.board
     backboard = [int(board[y][x] != 0) for y in range(HEIGHT) for x in range(WIDTH)]
     pieces = [int(p) for p in game.pieces]  # current, next1..next5, hold
@@ -83,6 +84,8 @@ def game_status(game, seed, level, game_overs):
             "random_seed": seed,
             "obstacle_height": obstacle_height,
             "obstacle_probability": obstacle_probability,
+            **({"line_score": {"all_block_clear": 4000 if level >= 3 else 500}}
+               if all_clear else {}),
         },
     }
 
@@ -107,14 +110,14 @@ def request(game, next_move):
     raise ValueError(f"no legal move is {s} in\n{game!r}")
 
 
-def play(path, level, seed):
+def play(path, level, seed, all_clear=False):
     """One game of the controller at `path`: its score and its seconds per move."""
     controller = load_module(path).Block_Controller()
     contest_seed = LEVELS[level][0] if LEVELS[level][0] is not None else seed
-    game = stacktune.ContestTetris(level=level, seed=contest_seed)
+    game = stacktune.ContestTetris(level=level, seed=contest_seed, all_clear=all_clear)
     game_overs, seconds = 0, []
     while not game.done:
-        status = game_status(game, contest_seed, level, game_overs)
+        status = game_status(game, contest_seed, level, game_overs, all_clear)
         start = time.perf_counter()
         next_move = controller.GetNextMove(empty_next_move(), status)
         seconds.append(time.perf_counter() - start)
@@ -132,10 +135,12 @@ def main():
     parser.add_argument("controller")
     parser.add_argument("--level", type=int, choices=sorted(LEVELS), default=2)
     parser.add_argument("--seeds", type=seeds, default=seeds("1-20"))
+    parser.add_argument("--all-clear", action="store_true",
+                        help="the engine's versions from July 2023, which score an all-clear")
     args = parser.parse_args()
     worst = []
     for seed in args.seeds:
-        score, secs = play(args.controller, args.level, seed)
+        score, secs = play(args.controller, args.level, seed, args.all_clear)
         worst.append(max(secs))
         mean = sum(secs) / len(secs)
         print(f"seed {seed}: score {score:.0f}, {len(secs)} moves, "

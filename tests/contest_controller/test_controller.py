@@ -14,13 +14,13 @@ import harness
 from stacktune_binary import ROOT, stacktune
 
 
-def cli_scores(weights, level, first, games):
+def cli_scores(weights, level, first, games, flags=()):
     """Per-game scores of `stacktune play --json`: game i of `--seed first` is contest seed
     first + i, as `--seed first+i --games 1` plays it."""
     out = subprocess.run(
         [stacktune(), "play", "--rules", "contest", "--weights", str(ROOT / weights),
          "--level", str(level), "--seed", str(first), "--games", str(games), "--json",
-         "--quiet"],
+         "--quiet", *flags],
         check=True, capture_output=True, text=True,
     )
     per_game = json.loads(out.stdout)["per_game"]
@@ -51,6 +51,18 @@ def test_scores_what_stacktune_play_scores(export, move_seconds, level, weights,
         scores.append(score)
         move_seconds.setdefault((level, weights), []).extend(seconds)
         assert len(seconds) == 180, f"seed {seed}: {len(seconds)} moves, not 180 turns"
+    assert scores == expected
+
+
+# The engine's versions from July 2023 score an all-clear and say so in GameStatus: the
+# controller then plays `play --all-clear`'s moves, which aim for it (seeds 1, 4 and 5 of level 2
+# score 26,677, 26,508 and 25,332 so; without the bonus 25,956, 26,008 and 25,819).
+def test_scores_what_play_all_clear_scores_where_the_engine_scores_all_clears(export):
+    weights = "weights/contest/beam-l2.toml"
+    controller = export(weights)
+    expected = cli_scores(weights, 2, 1, 5, ["--all-clear"])
+    assert expected[0] == 26677
+    scores = [harness.play(controller, 2, seed, all_clear=True)[0] for seed in range(1, 6)]
     assert scores == expected
 
 

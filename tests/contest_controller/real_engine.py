@@ -1,0 +1,126 @@
+"""Plays an exported `block_controller.py` in the contest's own engine (a checkout of
+seigot/tetris) and compares each game's score with `stacktune play --rules contest --json`.
+
+The harness beside this file is the check CI runs (CI has no copy of the engine); this script
+is the same check against the real thing, for anyone with the engine at hand:
+
+    python tests/contest_controller/real_engine.py --engine ../tetris \
+        --weights weights/contest/beam-l2.toml --level 2 --seeds 1-20
+
+It exports the weights into the engine's `game_manager/block_controller.py` (moving the file
+that was there to `block_controller.py.orig` once, and putting it back at the end), runs
+`python start.py -l LEVEL -r SEED -d 1 -f RESULT` per seed with `QT_QPA_PLATFORM=offscreen`
+(the engine is a Qt application; `-d 1` is a 1 ms tick, so a game takes seconds, not 180 s),
+reads the score, lines and game overs from the result file, and prints one line a game and a
+summary. An engine that scores an all-clear (its versions from July 2023) is compared with
+`stacktune play --all-clear`, which the controller then plays. The `python` on PATH must have the engine's requirements and the `stacktune`
+package. Exit status 1 if any game differs.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def seeds_of(text):
+    """`1-20` or `1,4,9` or `0`."""
+    if "-" in text:
+        first, last = text.split("-")
+        return list(range(int(first), int(last) + 1))
+    return [int(s) for s in text.split(",")]
+
+
+def stacktune_binary():
+    """The release binary the repository's other Python checks use."""
+    if os.environ.get("STACKTUNE"):
+        return os.environ["STACKTUNE"]
+    target = os.environ.get("CARGO_TARGET_DIR", "target")
+    return str(pathlib.Path(target) / "release" / "stacktune")
+
+
+def scores_all_clears(engine):
+    """Whether the engine scores an all-clear: it takes the bonus as an option from July 2023."""
+    source = (engine / "game_manager" / "game_manager.py").read_text(encoding="utf-8")
+    return "all_block_clear_score" in source
+
+
+def stacktune_scores(binary, weights, level, seeds, flags):
+    """`stacktune play`'s per-game score, lines and game overs, by seed."""
+    scores = {}
+    for seed in seeds:
+        out = subprocess.run(
+            [binary, "play", "--rules", "contest", "--weights", weights, "--level", str(level),
+             "--seed", str(seed), "--games", "1", "--json", "--quiet", *flags],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        game = json.loads(out)["per_game"][0]
+        scores[seed] = (int(game["score"]), game["lines"], game["game_overs"])
+    return scores
+
+
+def engine_game(engine, level, seed, result):
+    """One game of the engine: (score, lines, game overs, seconds it says it took)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run(
+        [sys.executable, "start.py", "-l", str(level), "-r", str(seed), "-d", "1", "-f", result],
+        cwd=engine, env=env, capture_output=True, text=True, timeout=900,
+    )
+    if run.returncode != 0 or not os.path.exists(result):
+        sys.exit(f"error: the engine failed on level {level} seed {seed}:\n{run.stdout[-2000:]}"
+                 f"{run.stderr[-2000:]}")
+    with open(result) as f:
+        judge = json.load(f)["judge_info"]
+    return judge["score"], judge["line"], judge["gameover_count"], judge["elapsed_time"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", required=True, help="a checkout of seigot/tetris")
+    parser.add_argument("--weights", required=True, help="contest weights to export")
+    parser.add_argument("--level", type=int, required=True, choices=(1, 2, 3))
+    parser.add_argument("--seeds", required=True, help="e.g. 1-20 (level 1: 0)")
+    args = parser.parse_args()
+    engine = pathlib.Path(args.engine).resolve()
+    seeds = seeds_of(args.seeds)
+    binary = stacktune_binary()
+
+    controller = engine / "game_manager" / "block_controller.py"
+    original = controller.with_name("block_controller.py.orig")
+    if controller.exists() and not original.exists():
+        controller.rename(original)
+    elif controller.exists():
+        controller.unlink()  # ours, from an earlier run of this script
+    subprocess.run([binary, "export", "contest", "--weights", args.weights, "--out",
+                    str(controller)], check=True, capture_output=True)
+    try:
+        flags = ["--all-clear"] if scores_all_clears(engine) else []
+        print(f"the engine {'scores' if flags else 'does not score'} all-clears: compared with "
+              f"stacktune play {' '.join(flags)}".rstrip(), flush=True)
+        expected = stacktune_scores(binary, args.weights, args.level, seeds, flags)
+        differ = 0
+        with tempfile.TemporaryDirectory() as scratch:
+            for seed in seeds:
+                result = os.path.join(scratch, f"result-{seed}.json")
+                score, lines, overs, seconds = engine_game(engine, args.level, seed, result)
+                want = expected[seed]
+                same = (score, lines, overs) == want
+                differ += not same
+                print(f"level {args.level} seed {seed}: engine {score} ({lines} lines, "
+                      f"{overs} game overs, {seconds:.1f} s), stacktune play {want[0]} "
+                      f"({want[1]} lines, {want[2]} game overs): {'same' if same else 'DIFFERENT'}",
+                      flush=True)
+        print(f"{len(seeds) - differ} of {len(seeds)} games the same")
+    finally:
+        controller.unlink()
+        if original.exists():
+            shutil.move(original, controller)
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -8,7 +8,8 @@
 //! level-4 game against one ply on the same positions, and prints the median and slowest of
 //! the single moves.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
 use stacktune::game::Game;
 use stacktune::games::contest::Contest;
@@ -48,20 +49,30 @@ fn mid_game_positions(game: &Contest, eval: &LinearPlayer) -> Vec<Position> {
     positions
 }
 
+/// One ply over `positions`: the reference the beams of the group are measured against.
+fn one_ply_case(
+    group: &mut BenchmarkGroup<WallTime>,
+    eval: &LinearPlayer,
+    game: &Contest,
+    positions: &[Position],
+) {
+    group.bench_function("one_ply", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .filter_map(|p| one_ply(eval, game, black_box(p)))
+                .count()
+        })
+    });
+}
+
 fn moves_per_second(c: &mut Criterion) {
     let game = Contest::new(2, false).unwrap();
     let (eval, width) = player(&game);
     let positions = mid_game_positions(&game, &eval);
     let mut group = c.benchmark_group("contest_move");
     group.throughput(Throughput::Elements(positions.len() as u64));
-    group.bench_function("one_ply", |b| {
-        b.iter(|| {
-            positions
-                .iter()
-                .filter_map(|p| one_ply(&eval, &game, black_box(p)))
-                .count()
-        })
-    });
+    one_ply_case(&mut group, &eval, &game, &positions);
     group.sample_size(10);
     group.bench_function(format!("beam_{width}"), |b| {
         b.iter(|| {
@@ -138,14 +149,7 @@ fn level_4_move(c: &mut Criterion) {
     );
     let mut group = c.benchmark_group("contest_l4_move");
     group.throughput(Throughput::Elements(positions.len() as u64));
-    group.bench_function("one_ply", |b| {
-        b.iter(|| {
-            positions
-                .iter()
-                .filter_map(|p| one_ply(&eval, &game, black_box(p)))
-                .count()
-        })
-    });
+    one_ply_case(&mut group, &eval, &game, &positions);
     group.sample_size(20);
     group.bench_function(format!("beam_{width}x{depth}"), |b| {
         b.iter(|| positions.iter().filter_map(|p| play(black_box(p))).count())

@@ -27,8 +27,9 @@ HEIGHT = 22
 LETTERS = "ILJTOSZ"
 #: Rotations a shape has (the engine's `direction_range`), by index.
 DIRECTIONS = {1: 2, 2: 4, 3: 4, 4: 4, 5: 1, 6: 2, 7: 2}
-#: start.py's settings for levels 1-3: seed (None: the one given), obstacle height, probability.
-LEVELS = {1: (0, 0, 0), 2: (None, 0, 0), 3: (None, 10, 40)}
+#: start.py's settings per level: seed (None: the one given), obstacle height, probability,
+#: block_num_max (-1: no limit; level 4 is played against the clock).
+LEVELS = {1: (0, 0, 0, 180), 2: (None, 0, 0, 180), 3: (None, 10, 40, 180), 4: (None, 10, 40, -1)}
 _counter = itertools.count()
 
 
@@ -52,7 +53,7 @@ def game_status(game, seed, level, game_overs):
     board = game.board
     backboard = [int(board[y][x] != 0) for y in range(HEIGHT) for x in range(WIDTH)]
     pieces = [int(p) for p in game.pieces]  # current, next1..next5, hold
-    _, obstacle_height, obstacle_probability = LEVELS[level]
+    _, obstacle_height, obstacle_probability, block_num_max = LEVELS[level]
     return {
         "field_info": {
             "width": WIDTH,
@@ -76,7 +77,7 @@ def game_status(game, seed, level, game_overs):
             "score": game.score,
             "line": 0,
             "block_index": game.moves_played + 1,
-            "block_num_max": 180,
+            "block_num_max": block_num_max,
             "mode": "default",
         },
         "debug_info": {
@@ -107,13 +108,14 @@ def request(game, next_move):
     raise ValueError(f"no legal move is {s} in\n{game!r}")
 
 
-def play(path, level, seed):
-    """One game of the controller at `path`: its score and its seconds per move."""
+def play(path, level, seed, moves=None):
+    """One game of the controller at `path`, stopped after `moves` moves if given (a level-4
+    game lasts 180,000): its score and its seconds per move."""
     controller = load_module(path).Block_Controller()
     contest_seed = LEVELS[level][0] if LEVELS[level][0] is not None else seed
     game = stacktune.ContestTetris(level=level, seed=contest_seed)
     game_overs, seconds = 0, []
-    while not game.done:
+    while not game.done and (moves is None or len(seconds) < moves):
         status = game_status(game, contest_seed, level, game_overs)
         start = time.perf_counter()
         next_move = controller.GetNextMove(empty_next_move(), status)

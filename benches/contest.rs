@@ -5,10 +5,11 @@
 //!
 //! Level 4 ticks every 1 ms, so its player (`weights/contest/l4.toml`, a narrow beam over the
 //! pieces shown) has a millisecond a move: `contest_l4_move` times it on positions of a
-//! level-4 game against one ply on the same positions, and prints the median and slowest of
-//! the single moves.
+//! level-4 game against one ply on the same positions in wall time, `contest_l4_cpu` the same
+//! in the thread's CPU time (which a crowded machine does not inflate), and each prints the
+//! median and slowest of the single moves.
 
-use criterion::measurement::WallTime;
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
 use stacktune::game::Game;
@@ -50,8 +51,8 @@ fn mid_game_positions(game: &Contest, eval: &LinearPlayer) -> Vec<Position> {
 }
 
 /// One ply over `positions`: the reference the beams of the group are measured against.
-fn one_ply_case(
-    group: &mut BenchmarkGroup<WallTime>,
+fn one_ply_case<M: Measurement>(
+    group: &mut BenchmarkGroup<M>,
     eval: &LinearPlayer,
     game: &Contest,
     positions: &[Position],
@@ -135,7 +136,9 @@ fn single_moves(positions: &[Position], mv: impl Fn(&Position)) -> (Duration, Du
     (times[times.len() / 2], times[times.len() - 1])
 }
 
-fn level_4_move(c: &mut Criterion) {
+/// The level-4 player's move against one ply, under `c`'s measurement: wall time, and the CPU
+/// time of the thread, which the other work of a shared machine does not add to.
+fn level_4_cases<M: Measurement>(c: &mut Criterion<M>, name: &str) {
     let game = Contest::new(4, false).unwrap();
     let (eval, width, depth) = level_4_player(&game);
     let positions = level_4_positions(&game, &eval, width, depth);
@@ -144,10 +147,10 @@ fn level_4_move(c: &mut Criterion) {
         play(p);
     });
     eprintln!(
-        "contest_l4_move: beam {width} x {depth} over {} positions: median move {median:?}, slowest {slowest:?}",
+        "{name}: beam {width} x {depth} over {} positions: median move {median:?}, slowest {slowest:?} (wall time, each the fastest of five)",
         positions.len()
     );
-    let mut group = c.benchmark_group("contest_l4_move");
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(positions.len() as u64));
     one_ply_case(&mut group, &eval, &game, &positions);
     group.sample_size(20);
@@ -157,5 +160,82 @@ fn level_4_move(c: &mut Criterion) {
     group.finish();
 }
 
+fn level_4_move(c: &mut Criterion) {
+    level_4_cases(c, "contest_l4_move");
+}
+
+fn level_4_cpu(c: &mut Criterion<ThreadCpu>) {
+    level_4_cases(c, "contest_l4_cpu");
+}
+
+/// The CPU time the calling thread has used: a move's cost to the player, whatever else the
+/// machine runs (wall time on a crowded machine counts the waits too).
+struct ThreadCpu;
+
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to write.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "the thread's CPU clock");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+impl Measurement for ThreadCpu {
+    type Intermediate = Duration;
+    type Value = Duration;
+    fn start(&self) -> Duration {
+        thread_cpu()
+    }
+    fn end(&self, start: Duration) -> Duration {
+        thread_cpu() - start
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+/// CPU time in microseconds (what a move takes), throughput in elements a CPU second.
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, _typical: f64, values: &mut [f64]) -> &'static str {
+        values.iter_mut().for_each(|v| *v /= 1e3);
+        "µs (CPU)"
+    }
+    fn scale_throughputs(
+        &self,
+        _typical: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        let n = match throughput {
+            Throughput::Elements(n) => *n as f64,
+            _ => 1.0,
+        };
+        values.iter_mut().for_each(|v| *v = n * 1e9 / *v);
+        "elem/s (CPU)"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
 criterion_group!(benches, moves_per_second, level_4_move);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = level_4_cpu
+}
+criterion_main!(benches, cpu);

@@ -272,15 +272,7 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
     ];
     for (i, (weights, flags)) in cases.into_iter().enumerate() {
         let page = tmp.path().join(format!("replay-{i}.html"));
-        let mut args = vec!["play", "--weights", weights, "--games", "1", "--quiet"];
-        args.extend(flags);
-        args.extend(["--replay-html", page.to_str().unwrap()]);
-        let out = run(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        write_replay_page(weights, flags, &page);
         let dom = assert_replay_matches_cli(browser, &page, &root());
         if i == 0 {
             assert!(
@@ -301,6 +293,19 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
             ],
         );
     }
+}
+
+/// Writes the replay page of game 0 that `play --weights weights FLAGS --games 1` plays.
+fn write_replay_page(weights: &str, flags: &[&str], page: &Path) {
+    let mut args = vec!["play", "--weights", weights, "--games", "1", "--quiet"];
+    args.extend(flags);
+    args.extend(["--replay-html", page.to_str().unwrap()]);
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The events of a NetLog that are requests made by a page loaded from a file (not by the
@@ -531,22 +536,7 @@ fn a_game_that_reached_its_turn_limit_says_so() {
     ];
     for (i, (flags, note)) in cases.into_iter().enumerate() {
         let page = tmp.path().join(format!("limit-{i}.html"));
-        let mut args = vec![
-            "play",
-            "--weights",
-            "weights/contest/one-ply-l3.toml",
-            "--games",
-            "1",
-            "--quiet",
-        ];
-        args.extend(flags);
-        args.extend(["--replay-html", page.to_str().unwrap()]);
-        let out = run(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        write_replay_page("weights/contest/one-ply-l3.toml", flags, &page);
         let dom = browse(browser, &page, &["--dump-dom"]);
         assert_eq!(attribute(&dom, "replay-check", "data-mismatches"), "0");
         // The page's script holds the sentence with placeholders; the note, with the figures.

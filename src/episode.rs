@@ -18,10 +18,6 @@ pub fn play_episode<G: Game>(
     game.episode(player, 0, rng, limits, &mut |_, _| {})
 }
 
-/// Moves a game plays between two reports to the progress display: rare enough to cost nothing
-/// next to the moves themselves.
-const MOVES_PER_TICK: u64 = 1 << 14;
-
 /// Plays the (player, game) pairs `pairs` of every player playing games `0..games`, game `i`
 /// drawn from `streams(i)` for each of them (common random numbers): pair `k` is player
 /// `k / games` on game `k % games`. Pairs are played in parallel on the current rayon pool and
@@ -51,14 +47,9 @@ pub fn play_pairs<G: Game, P: Policy<G>>(
                 index,
                 streams(index),
                 limits,
-                &mut |_, so_far| {
-                    if so_far.moves % MOVES_PER_TICK == 0 && so_far.moves > 0 {
-                        progress.add_moves(MOVES_PER_TICK);
-                    }
-                },
+                &mut |_, so_far| progress.playing(so_far.moves),
             );
-            progress.add_moves(r.moves % MOVES_PER_TICK);
-            progress.inc();
+            progress.game_ended(r.moves);
             Some(r)
         })
         .collect()

@@ -34,6 +34,9 @@ impl Mode {
 /// of pieces) would otherwise leave a user staring at nothing for minutes.
 const LINE_EVERY: Duration = Duration::from_secs(10);
 
+/// Moves a game plays between two reports of [`Progress::playing`].
+pub const MOVES_PER_TICK: u64 = 1 << 14;
+
 /// A counter of finished units (games), and of the moves played inside them, that reports
 /// itself.
 pub struct Progress {
@@ -106,6 +109,21 @@ impl Progress {
                 }
             }
         }
+    }
+
+    /// A game still running has played `moves` so far: its moves are reported every
+    /// [`MOVES_PER_TICK`], rarely enough to cost nothing next to the moves themselves.
+    #[inline]
+    pub fn playing(&self, moves: u64) {
+        if moves > 0 && moves.is_multiple_of(MOVES_PER_TICK) {
+            self.add_moves(MOVES_PER_TICK);
+        }
+    }
+
+    /// A game ended after `moves`: its moves not reported yet, and one more unit done.
+    pub fn game_ended(&self, moves: u64) {
+        self.add_moves(moves % MOVES_PER_TICK);
+        self.inc();
     }
 
     fn style() -> ProgressStyle {

@@ -7,6 +7,7 @@
 //! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
 
 use crate::game::{EpisodeLimits, Game, Policy};
+use crate::progress::Progress;
 use crate::rng::game_stream;
 use crate::search::Player;
 use serde::Serialize;
@@ -51,6 +52,13 @@ pub trait Replayable: Game + Clone {
     fn played_out(&self) -> Option<Self> {
         None
     }
+
+    /// The moves after which every game of these rules ends, when the rules have such a limit
+    /// (contest Tetris: 180 turns, or a level-4 game's `--turns`), so the page can say that a
+    /// game reached it rather than that it was lost.
+    fn turn_limit(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// One recorded game, as the page's JSON holds it.
@@ -85,6 +93,8 @@ pub struct Replay {
     /// The moves the game was limited to (`--max-pieces`), so the page can tell a game that
     /// ended from one that was stopped.
     pub limit: Option<u64>,
+    /// The rules' own limit on a game's moves ([`Replayable::turn_limit`]).
+    pub turn_limit: Option<u64>,
 }
 
 /// The tuned player, remembering the move it chose last so the recorder can name it.
@@ -104,7 +114,8 @@ impl<G: Game> Policy<G> for Recording<'_, G::Move> {
 /// Plays game `index` of `play --seed seed` with `player` under `limits` (the game numbered
 /// from `seed` as `play` numbers it), storing its first `cap` moves. A game whose episodes are
 /// estimates is played out instead, and stopped after those `cap` moves: its games may last
-/// hundreds of millions of moves.
+/// hundreds of millions of moves. `progress` hears of the moves as they are played (a level-4
+/// contest game plays 180,000) and of the game when it ends.
 pub fn record<G: Replayable>(
     game: &G,
     player: &Player,
@@ -112,6 +123,7 @@ pub fn record<G: Replayable>(
     index: u64,
     limits: EpisodeLimits,
     cap: u64,
+    progress: &Progress,
 ) -> Replay {
     let played_out = game.played_out();
     let (game, limits) = match &played_out {
@@ -140,6 +152,7 @@ pub fn record<G: Replayable>(
         capped: false,
         cap,
         limit: limits.max_moves,
+        turn_limit: game.turn_limit(),
     };
     let mut previous: Option<(G::Position, f64)> = None;
     // The position after the last stored move, for the final check.
@@ -150,6 +163,7 @@ pub fn record<G: Replayable>(
         game_stream(seed, index),
         limits,
         &mut |position, so_far| {
+            progress.playing(so_far.moves);
             let chosen = recording.chosen.lock().expect("one thread").take();
             let Some((before, score)) = previous.replace((position.clone(), so_far.score)) else {
                 replay.start_board = game.board_rows(position);
@@ -189,13 +203,15 @@ pub fn record<G: Replayable>(
     {
         replay.checks.push((n, game.board_rows(&position)));
     }
+    progress.game_ended(result.moves);
     replay.moves = result.moves;
     replay.score = result.score;
     replay
 }
 
 /// The games of `play --seed seed --games 1` as replays naming `command`: one game, or for a
-/// two-player game one against each opponent (game i meets opponent i).
+/// two-player game one against each opponent (game i meets opponent i); `progress` counts
+/// them.
 pub fn record_games<G: Replayable>(
     game: &G,
     player: &Player,
@@ -203,13 +219,19 @@ pub fn record_games<G: Replayable>(
     limits: EpisodeLimits,
     cap: u64,
     command: &str,
+    progress: &Progress,
 ) -> Vec<Replay> {
-    (0..game.opponents().len().max(1) as u64)
+    (0..replayed_games(game))
         .map(|i| Replay {
             command: command.to_string(),
-            ..record(game, player, seed, i, limits, cap)
+            ..record(game, player, seed, i, limits, cap, progress)
         })
         .collect()
+}
+
+/// The games [`record_games`] records: one, or one against each opponent.
+pub fn replayed_games<G: Game>(game: &G) -> u64 {
+    game.opponents().len().max(1) as u64
 }
 
 #[cfg(test)]
@@ -234,7 +256,7 @@ mod tests {
         let limits = EpisodeLimits::capped(1_000);
         let whole = play_episode(&game, &player, game_stream(9, 2), limits);
         let cap = 250;
-        let replay = record(&game, &player, 9, 2, limits, cap);
+        let replay = record(&game, &player, 9, 2, limits, cap, &Progress::hidden());
         assert_eq!((replay.moves, replay.score), (whole.moves, whole.score));
         assert!(
             whole.moves > cap,
@@ -260,7 +282,7 @@ mod tests {
         let game = Tetris::new(6, 10).unwrap();
         let player = dellacherie(&game);
         let limits = EpisodeLimits::capped(300);
-        let replay = record(&game, &player, 1, 0, limits, 5_000);
+        let replay = record(&game, &player, 1, 0, limits, 5_000, &Progress::hidden());
         assert!(!replay.capped);
         assert_eq!(replay.steps.len() as u64, replay.moves);
         let points: f64 = replay

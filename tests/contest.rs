@@ -150,12 +150,12 @@ fn requests_out_of_range_name_the_line() {
 }
 
 #[test]
-fn levels_outside_1_to_3_are_refused() {
-    for level in ["0", "4"] {
+fn levels_outside_1_to_4_are_refused() {
+    for level in ["0", "5"] {
         replay_error(
             "0 0 0\n",
             &["--rules", "contest", "--level", level],
-            &format!("--level {level} is out of range 1..=3"),
+            &format!("--level {level} is out of range 1..=4"),
         );
     }
 }

@@ -54,7 +54,7 @@ proptest! {
 
     #[test]
     fn contest_requests(e in edits()) {
-        if let Ok(requests) = contest::replay::parse_requests(&mutate(REQUESTS, &e), "r.txt") {
+        if let Ok(requests) = contest::replay::parse_requests(&mutate(REQUESTS, &e), "r.txt", 180) {
             // One request a line: a mutation never makes more than the text has lines.
             prop_assert!(requests.len() <= REQUESTS.len());
         }

@@ -272,15 +272,7 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
     ];
     for (i, (weights, flags)) in cases.into_iter().enumerate() {
         let page = tmp.path().join(format!("replay-{i}.html"));
-        let mut args = vec!["play", "--weights", weights, "--games", "1", "--quiet"];
-        args.extend(flags);
-        args.extend(["--replay-html", page.to_str().unwrap()]);
-        let out = run(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        write_replay_page(weights, flags, &page);
         let dom = assert_replay_matches_cli(browser, &page, &root());
         if i == 0 {
             assert!(
@@ -301,6 +293,19 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
             ],
         );
     }
+}
+
+/// Writes the replay page of game 0 that `play --weights weights FLAGS --games 1` plays.
+fn write_replay_page(weights: &str, flags: &[&str], page: &Path) {
+    let mut args = vec!["play", "--weights", weights, "--games", "1", "--quiet"];
+    args.extend(flags);
+    args.extend(["--replay-html", page.to_str().unwrap()]);
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The events of a NetLog that are requests made by a page loaded from a file (not by the
@@ -496,4 +501,45 @@ fn shipped_pages_are_what_report_writes_today() {
         checked += 1;
     }
     assert!(checked >= 7, "{checked} shipped runs");
+}
+
+/// A contest game ends with its last turn, not with a loss: the page says it reached the turn
+/// limit (180 at level 2; a level-4 game's `--turns`), and a capped replay of a long level-4
+/// game says that the game went on to that limit, with the whole game's score.
+#[test]
+fn a_game_that_reached_its_turn_limit_says_so() {
+    let Some(browser) = chromium() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--level", "2", "--seed", "3"],
+            "Reached the turn limit after 180 moves: score 21,020.",
+        ),
+        (
+            &["--level", "4", "--turns", "500", "--seed", "1"],
+            "Reached the turn limit after 500 moves: score 44,921.",
+        ),
+        (
+            &[
+                "--level",
+                "4",
+                "--turns",
+                "500",
+                "--seed",
+                "1",
+                "--replay-moves",
+                "200",
+            ],
+            "This page stores the first 200 moves only (the cap is 200); the game went on to its \
+             turn limit of 500 moves and ended with score 44,921.",
+        ),
+    ];
+    for (i, (flags, note)) in cases.into_iter().enumerate() {
+        let page = tmp.path().join(format!("limit-{i}.html"));
+        write_replay_page("weights/contest/one-ply-l3.toml", flags, &page);
+        let dom = browse(browser, &page, &["--dump-dom"]);
+        assert_eq!(attribute(&dom, "replay-check", "data-mismatches"), "0");
+        // The page's script holds the sentence with placeholders; the note, with the figures.
+        assert!(dom.contains(note), "{flags:?}: {note}");
+    }
 }

@@ -417,11 +417,12 @@ fn piece_number(piece: &str, letters: &[char]) -> PyResult<usize> {
 #[pymethods]
 impl PyContest {
     /// Contest Tetris ("Learn Python with Tetris", 10 × 22, hold and five previews) at `level`,
-    /// contest seed `seed`: game 0 of `stacktune play --rules contest --seed seed`.
+    /// contest seed `seed`: game 0 of `stacktune play --rules contest --seed seed`. Level 4
+    /// plays `turns` turns (default 180,000, as `--turns`).
     #[new]
-    #[pyo3(signature = (level=2, seed=0, *, all_clear=false))]
-    fn new(level: u8, seed: u64, all_clear: bool) -> PyResult<PyContest> {
-        let game = build(&contest_spec(level, all_clear), |g| match g {
+    #[pyo3(signature = (level=2, seed=0, *, all_clear=false, turns=None))]
+    fn new(level: u8, seed: u64, all_clear: bool, turns: Option<u32>) -> PyResult<PyContest> {
+        let game = build(&contest_spec(level, all_clear, turns), |g| match g {
             AnyGame::Contest(c) => Some(c),
             _ => None,
         })?;
@@ -435,18 +436,19 @@ impl PyContest {
     /// `failures` failed spawns so far (odd: the last was a game over, so the next is an
     /// overlapping spawn); later pieces come from contest seed `seed`.
     #[staticmethod]
-    #[pyo3(signature = (board, current, next, hold=None, turn=0, seed=0, *, level=2, all_clear=false, failures=0))]
+    #[pyo3(signature = (board, current, next, hold=None, turn=0, seed=0, *, level=2, all_clear=false, failures=0, turns=None))]
     #[allow(clippy::too_many_arguments)]
     fn from_board(
         board: &Bound<'_, PyAny>,
         current: &str,
         next: &str,
         hold: Option<&str>,
-        turn: u16,
+        turn: u32,
         seed: u64,
         level: u8,
         all_clear: bool,
-        failures: u16,
+        failures: u32,
+        turns: Option<u32>,
     ) -> PyResult<PyContest> {
         let text = board_text(board)?;
         let parsed =
@@ -465,20 +467,20 @@ impl PyContest {
                 "next is the five previews, soonest first (e.g. \"IOTSZ\"), not `{next}`"
             )));
         }
-        if turn >= contest_rules::TURNS {
+        let game = build(&contest_spec(level, all_clear, turns), |g| match g {
+            AnyGame::Contest(c) => Some(c),
+            _ => None,
+        })?;
+        if turn >= game.turns() {
             return Err(PyValueError::new_err(format!(
                 "turn {turn} is out of range 0..{}",
-                contest_rules::TURNS
+                game.turns()
             )));
         }
         let mut previews = [0u8; 5];
         for (p, c) in previews.iter_mut().zip(next.chars()) {
             *p = piece_number(&c.to_string(), &LETTERS)? as u8;
         }
-        let game = build(&contest_spec(level, all_clear), |g| match g {
-            AnyGame::Contest(c) => Some(c),
-            _ => None,
-        })?;
         let dealer = game.dealer(seed);
         let position = contest_rules::Position {
             board: parsed,
@@ -498,11 +500,12 @@ impl PyContest {
     }
 }
 
-fn contest_spec(level: u8, all_clear: bool) -> GameSpec {
+fn contest_spec(level: u8, all_clear: bool, turns: Option<u32>) -> GameSpec {
     GameSpec {
         game: Some("tetris".into()),
         rules: Some("contest".into()),
         level: Some(level),
+        turns,
         all_clear,
         ..GameSpec::default()
     }

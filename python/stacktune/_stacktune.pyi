@@ -99,7 +99,9 @@ class Tetris(_Game):
     def copy(self) -> Tetris: ...
 
 class ContestTetris(_Game):
-    def __init__(self, level: int = 2, seed: int = 0, *, all_clear: bool = False) -> None: ...
+    def __init__(
+        self, level: int = 2, seed: int = 0, *, all_clear: bool = False, turns: Optional[int] = None
+    ) -> None: ...
     @staticmethod
     def from_board(
         board: BoardInput,
@@ -112,6 +114,7 @@ class ContestTetris(_Game):
         level: int = 2,
         all_clear: bool = False,
         failures: int = 0,
+        turns: Optional[int] = None,
     ) -> ContestTetris: ...
     def copy(self) -> ContestTetris: ...
 

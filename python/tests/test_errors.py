@@ -14,7 +14,10 @@ from conftest import REPO
 CASES = [
     ("stacktune.Tetris(width=3)", ValueError, "tetris board width 3 is out of range 4..=16"),
     ("stacktune.Tetris(height=65)", ValueError, "tetris board height 65 is out of range 4..=64"),
-    ("stacktune.ContestTetris(level=4)", ValueError, "--level 4 is out of range 1..=3 (level 4 has no turn limit)"),
+    ("stacktune.ContestTetris(level=5)", ValueError, "--level 5 is out of range 1..=4"),
+    ("stacktune.ContestTetris(level=3, turns=500)", ValueError, "--turns is for level 4; level 3 plays exactly 180 turns"),
+    ("stacktune.ContestTetris(level=4, turns=0)", ValueError, "--turns 0 is out of range 1..=180000 (level 4 is 180 s of 1 ms ticks, a turn a tick at most)"),
+    ("stacktune.ContestTetris.from_board(['..........'] * 22, 'T', 'IOTSZ', turn=500, level=4, turns=500)", ValueError, "turn 500 is out of range 0..500"),
     ("stacktune.Puyo(colours=7)", ValueError, "puyo colours 7 is out of range 3..=5"),
     ("stacktune.Puyo(rules='sun')", ValueError, "unknown puyo rules `sun`; valid rules: programming, tsu"),
     ("stacktune.Tetris.from_board(['....', '...'], 'T')", ValueError, "board file board line 2: 3 cells, but the first row has 4 (rows must be equally wide)"),

@@ -126,6 +126,7 @@ impl EvolveArgs {
         c.game.unseen = g.unseen.or(c.game.unseen);
         c.game.pairs_shown = g.pairs_shown.or(c.game.pairs_shown);
         c.game.level = g.level.or(c.game.level);
+        c.game.turns = g.turns.or(c.game.turns);
         c.game.splitting = g.splitting.or(c.game.splitting);
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();

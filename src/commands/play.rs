@@ -135,7 +135,18 @@ fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Res
         .game
         .play_command(&args.weights, args.seed, 1, max_pieces);
     let limits = EpisodeLimits::capped(max_pieces);
-    let replays = record_games(game, player, args.seed, limits, args.replay_moves, &command);
+    let games = crate::replay::replayed_games(game);
+    let progress = Progress::new(Mode::detect(args.quiet), games, "replay page");
+    let replays = record_games(
+        game,
+        player,
+        args.seed,
+        limits,
+        args.replay_moves,
+        &command,
+        &progress,
+    );
+    progress.finish();
     render_replays(&ReplayPage {
         title: format!(
             "{} ({}): {} playing",

@@ -29,7 +29,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     };
     let text = std::fs::read_to_string(&args.requests)
         .with_context(|| format!("cannot read requests file {}", args.requests.display()))?;
-    let requests = parse_requests(&text, &args.requests.display().to_string())?;
+    let requests = parse_requests(&text, &args.requests.display().to_string(), game.turns())?;
     let turns = replay(game.rules_of(), args.seed, &requests);
     let text = if args.json {
         serde_json::to_string(&turns)? + "\n"

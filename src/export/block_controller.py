@@ -105,7 +105,12 @@ class Block_Controller:  # noqa: N801 (the contest's name)
             self.failures = 2 * game_overs
         elif 2 * game_overs - 1 > self.failures:
             self.failures = 2 * game_overs - 1
-        level = 3 if int(debug.get("obstacle_height") or 0) > 0 else 2
+        # Level 4 is level 3 without the block limit: start.py sets block_num_max -1 there, and
+        # its game lasts up to 180,000 turns (180 s of 1 ms ticks), which is the default.
+        if int(debug.get("obstacle_height") or 0) == 0:
+            level = 2
+        else:
+            level = 4 if int(judge.get("block_num_max") or 0) <= 0 else 3
         # Seed 0 deals the fixed cycle I L J T O S Z, which the search may count on; any other
         # seed's pieces are unknown beyond the previews, whichever seed stands for them.
         seed = 0 if int(debug.get("random_seed") or 0) == 0 else 1

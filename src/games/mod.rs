@@ -92,10 +92,16 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default)]
     pub preview: bool,
-    /// Contest tetris: the level, 1 to 3 (default 2; 3 adds obstacles).
+    /// Contest tetris: the level, 1 to 4 (default 2; 3 adds obstacles; 4 is level 3 without
+    /// the 180-turn limit, see --turns).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// Contest tetris level 4: turns a game lasts, 1 to 180,000 (default 180,000: a move every
+    /// 1 ms tick of the contest's 180 s; fewer model a slower controller).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<u32>,
     /// Contest tetris: score the July-2023 all-clear bonus (off in the March-2023 rules).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -259,6 +265,9 @@ impl GameSpec {
         if let Some(l) = self.level {
             s += &format!(" --level {l}");
         }
+        if let Some(n) = self.turns {
+            s += &format!(" --turns {n}");
+        }
         if let Some(n) = self.splitting {
             s += &format!(" --splitting {n}");
         }
@@ -293,7 +302,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 17] = [
+        let settings: [(&str, bool, &[Ruleset]); 18] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -309,6 +318,7 @@ impl GameSpec {
             ("--allow-topout", self.allow_topout, &[Research, Puyo]),
             ("--preview", self.preview, &[Research, Puyo]),
             ("--level", self.level.is_some(), &[Contest]),
+            ("--turns", self.turns.is_some(), &[Contest]),
             ("--all-clear", self.all_clear, &[Contest]),
             ("--splitting", self.splitting.is_some(), &[Research]),
             ("--samples", self.samples.is_some(), &[Puyo]),

@@ -417,12 +417,18 @@ function startReplays() {
     status.dataset.done = at === total ? "true" : "false";
     document.getElementById("replay-chain").textContent = f && f.chain ? `chain ${f.chain}!` : (s.chain ? `${s.chain}-chain` : "");
     if (at === total) {
+      // The rules' own limit (contest Tetris: its turns) ended the game, not a loss.
+      const reached = replay.turn_limit !== null && replay.moves >= replay.turn_limit;
+      const count = replay.moves.toLocaleString("en-US");
+      const score = `${replay.score_name} ${fmt(replay.score, 3)}`;
       document.getElementById("replay-note").textContent = replay.capped
         ? `This page stores the first ${total.toLocaleString("en-US")} moves only (the cap is ${replay.cap.toLocaleString("en-US")}); ` +
-          `the game went on to ${replay.moves.toLocaleString("en-US")} moves and ended with ${replay.score_name} ${fmt(replay.score, 3)}.`
-        : replay.limit !== null && replay.moves >= replay.limit
-          ? `The game stopped at its limit of ${replay.limit.toLocaleString("en-US")} moves (--max-pieces): ${replay.score_name} ${fmt(replay.score, 3)}.`
-          : `Game over after ${replay.moves.toLocaleString("en-US")} moves: ${replay.score_name} ${fmt(replay.score, 3)}.`;
+          `the game went on to ${reached ? "its turn limit of " : ""}${count} moves and ended with ${score}.`
+        : reached
+          ? `Reached the turn limit after ${count} moves: ${score}.`
+          : replay.limit !== null && replay.moves >= replay.limit
+            ? `The game stopped at its limit of ${replay.limit.toLocaleString("en-US")} moves (--max-pieces): ${score}.`
+            : `Game over after ${count} moves: ${score}.`;
     }
   }
 

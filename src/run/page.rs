@@ -6,6 +6,7 @@ use super::evaluation::expand_to;
 use super::executor::{GenerationDone, Observer};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
+use crate::progress::Progress;
 use crate::replay::{Replay, Replayable, record_games};
 use crate::report::{HistoryRow, read_timings};
 use crate::report_page::{Final, HeldOut, RunPage, write_run};
@@ -58,6 +59,7 @@ impl<G: Replayable> ReportPage<'_, G> {
                     config.validation_limits(),
                     self.cap,
                     &config.replay_command(&best_toml, self.cap),
+                    &Progress::hidden(),
                 )
             }
             None => Vec::new(),

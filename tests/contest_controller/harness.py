@@ -27,8 +27,9 @@ HEIGHT = 22
 LETTERS = "ILJTOSZ"
 #: Rotations a shape has (the engine's `direction_range`), by index.
 DIRECTIONS = {1: 2, 2: 4, 3: 4, 4: 4, 5: 1, 6: 2, 7: 2}
-#: start.py's settings for levels 1-3: seed (None: the one given), obstacle height, probability.
-LEVELS = {1: (0, 0, 0), 2: (None, 0, 0), 3: (None, 10, 40)}
+#: start.py's settings per level: seed (None: the one given), obstacle height, probability,
+#: block_num_max (-1: no limit; level 4 is played against the clock).
+LEVELS = {1: (0, 0, 0, 180), 2: (None, 0, 0, 180), 3: (None, 10, 40, 180), 4: (None, 10, 40, -1)}
 _counter = itertools.count()
 
 
@@ -53,7 +54,7 @@ def game_status(game, seed, level, game_overs, all_clear=False):
     board = game.board
     backboard = [int(board[y][x] != 0) for y in range(HEIGHT) for x in range(WIDTH)]
     pieces = [int(p) for p in game.pieces]  # current, next1..next5, hold
-    _, obstacle_height, obstacle_probability = LEVELS[level]
+    _, obstacle_height, obstacle_probability, block_num_max = LEVELS[level]
     return {
         "field_info": {
             "width": WIDTH,
@@ -77,7 +78,7 @@ def game_status(game, seed, level, game_overs, all_clear=False):
             "score": game.score,
             "line": 0,
             "block_index": game.moves_played + 1,
-            "block_num_max": 180,
+            "block_num_max": block_num_max,
             "mode": "default",
         },
         "debug_info": {
@@ -110,13 +111,14 @@ def request(game, next_move):
     raise ValueError(f"no legal move is {s} in\n{game!r}")
 
 
-def play(path, level, seed, all_clear=False):
-    """One game of the controller at `path`: its score and its seconds per move."""
+def play(path, level, seed, moves=None, all_clear=False):
+    """One game of the controller at `path`, stopped after `moves` moves if given (a level-4
+    game lasts 180,000): its score and its seconds per move."""
     controller = load_module(path).Block_Controller()
     contest_seed = LEVELS[level][0] if LEVELS[level][0] is not None else seed
     game = stacktune.ContestTetris(level=level, seed=contest_seed, all_clear=all_clear)
     game_overs, seconds = 0, []
-    while not game.done:
+    while not game.done and (moves is None or len(seconds) < moves):
         status = game_status(game, contest_seed, level, game_overs, all_clear)
         start = time.perf_counter()
         next_move = controller.GetNextMove(empty_next_move(), status)
@@ -140,7 +142,7 @@ def main():
     args = parser.parse_args()
     worst = []
     for seed in args.seeds:
-        score, secs = play(args.controller, args.level, seed, args.all_clear)
+        score, secs = play(args.controller, args.level, seed, all_clear=args.all_clear)
         worst.append(max(secs))
         mean = sum(secs) / len(secs)
         print(f"seed {seed}: score {score:.0f}, {len(secs)} moves, "

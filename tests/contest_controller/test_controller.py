@@ -14,13 +14,13 @@ import harness
 from stacktune_binary import ROOT, stacktune
 
 
-def cli_scores(weights, level, first, games, flags=()):
+def cli_scores(weights, level, first, games, extra=()):
     """Per-game scores of `stacktune play --json`: game i of `--seed first` is contest seed
     first + i, as `--seed first+i --games 1` plays it."""
     out = subprocess.run(
         [stacktune(), "play", "--rules", "contest", "--weights", str(ROOT / weights),
          "--level", str(level), "--seed", str(first), "--games", str(games), "--json",
-         "--quiet", *flags],
+         "--quiet", *extra],
         check=True, capture_output=True, text=True,
     )
     per_game = json.loads(out.stdout)["per_game"]
@@ -63,6 +63,21 @@ def test_scores_what_play_all_clear_scores_where_the_engine_scores_all_clears(ex
     expected = cli_scores(weights, 2, 1, 5, ["--all-clear"])
     assert expected[0] == 26677
     scores = [harness.play(controller, 2, seed, all_clear=True)[0] for seed in range(1, 6)]
+    assert scores == expected
+
+
+def test_level_4_plays_on_past_180_turns(export, move_seconds):
+    """At level 4 (start.py's block_num_max -1) the controller plays the 180,000-turn game:
+    its first 400 moves are those of `play --level 4 --max-pieces 400`."""
+    weights = "weights/contest/l4.toml"
+    controller = export(weights)
+    expected = cli_scores(weights, 4, 1, 2, ["--max-pieces", "400"])
+    scores = []
+    for seed in (1, 2):
+        score, seconds = harness.play(controller, 4, seed, moves=400)
+        assert len(seconds) == 400
+        move_seconds.setdefault((4, weights), []).extend(seconds)
+        scores.append(score)
     assert scores == expected
 
 

@@ -54,7 +54,7 @@ const ALMOST_FULL_ROWS: usize = GAME_OVER + 1;
 const SPAWN_HEIGHT: usize = ALMOST_FULL_ROWS + 1;
 const ENDGAME_CELLS: usize = SPAWN_HEIGHT + 1;
 /// The last turns over which `endgame_cells` grows from nothing to the whole stack.
-const ENDGAME_TURNS: u16 = 30;
+const ENDGAME_TURNS: u32 = 30;
 /// The columns every piece covers at the spawn: a spawn fails when one is stacked to the top.
 const SPAWN_COLUMNS: std::ops::Range<usize> = 4..7;
 
@@ -70,8 +70,9 @@ pub struct Placed<'a> {
     pub points: i32,
     pub game_over: bool,
     pub hold: u8,
-    /// Turns the game has left after this one.
-    pub turns_left: u16,
+    /// Turns the game has left after this one, of its own limit (180 at levels 1-3, `--turns`
+    /// at level 4).
+    pub turns_left: u32,
 }
 
 /// What features need of the board before the move, computed once per position, and the
@@ -181,7 +182,7 @@ pub fn extras(board: &Board, placed: &Placed, before: &Before, out: &mut Feature
 /// last turn score nothing, so a stack built for a four-line clear that the remaining turns
 /// cannot finish is worth less than its shape says. Nothing until the last
 /// [`ENDGAME_TURNS`], then growing linearly to the whole stack after the last turn.
-fn endgame_cells(board: &Board, turns_left: u16) -> f64 {
+fn endgame_cells(board: &Board, turns_left: u32) -> f64 {
     let near = ENDGAME_TURNS.saturating_sub(turns_left);
     if near == 0 {
         return 0.0;
@@ -264,5 +265,7 @@ mod tests {
         assert_eq!(endgame_cells(&board, 15), 14.0);
         assert_eq!(endgame_cells(&board, 6), 28.0 * 24.0 / 30.0);
         assert_eq!(endgame_cells(&board, 0), 28.0);
+        // A level-4 game's own limit: far from its end, nothing.
+        assert_eq!(endgame_cells(&board, 179_000), 0.0);
     }
 }

@@ -21,11 +21,15 @@ use anyhow::{Result, bail};
 use features::{Before, FEATURE_NAMES, Placed};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use rules::{HEIGHT, LETTERS, Position, Request, Rules, SHAPES, TURNS, Turn, WIDTH};
+use rules::{HEIGHT, LETTERS, LEVEL_4_TURNS, Position, Request, Rules, SHAPES, TURNS, Turn, WIDTH};
 use stream::ContestStream;
 
-/// Levels with a fixed-length game (level 4 is played against the wall clock).
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=3;
+/// The contest's levels: 1-3 play 180 turns, level 4 (played against the wall clock) a turn
+/// limit of its own.
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=4;
+
+/// The turn limits `--turns` may set at level 4: at most one turn a 1 ms tick of its 180 s.
+pub const TURN_LIMITS: std::ops::RangeInclusive<u32> = 1..=LEVEL_4_TURNS;
 
 /// What `play` reports per game beside the score.
 const DETAILS: [&str; 6] = [
@@ -37,9 +41,9 @@ const DETAILS: [&str; 6] = [
     "game_overs",
 ];
 
-/// What the features read of a turn that left `after`.
+/// What the features read of a turn that left `after`, in a game of `turns` turns.
 #[inline(always)]
-fn placed<'a>(turn: &Turn, after: &Position) -> Placed<'a> {
+fn placed<'a>(turn: &Turn, after: &Position, turns: u32) -> Placed<'a> {
     Placed {
         landing: turn
             .landing
@@ -48,7 +52,7 @@ fn placed<'a>(turn: &Turn, after: &Position) -> Placed<'a> {
         points: turn.points,
         game_over: turn.game_over,
         hold: after.hold,
-        turns_left: TURNS.saturating_sub(after.turn),
+        turns_left: turns.saturating_sub(after.turn),
     }
 }
 
@@ -61,13 +65,16 @@ pub struct Contest {
     /// Game i is contest seed `first_seed + i`; without it (training games) each game draws
     /// its contest seed from the stream it is given.
     first_seed: Option<u64>,
+    /// Turns a game lasts: 180 at levels 1-3; at level 4 [`LEVEL_4_TURNS`] or `--turns`.
+    turns: u32,
 }
 
 impl Contest {
+    /// The game at `level`, as long as the contest plays it (180 turns, or 180,000 at level 4).
     pub fn new(level: u8, all_clear_bonus: bool) -> Result<Contest> {
         if !LEVELS.contains(&level) {
             bail!(
-                "--level {level} is out of range {}..={} (level 4 has no turn limit)",
+                "--level {level} is out of range {}..={}",
                 LEVELS.start(),
                 LEVELS.end()
             );
@@ -79,12 +86,41 @@ impl Contest {
             },
             first_seed: None,
             drops: rules::research_drops(),
+            turns: if level == 4 { LEVEL_4_TURNS } else { TURNS },
         })
+    }
+
+    /// The same game with `turns` turns (`--turns`): a level-4 game is as long as its
+    /// controller is fast, so a slower one plays fewer of the 180,000 ticks. Levels 1-3 play
+    /// exactly 180 turns and refuse it.
+    pub fn with_turns(self, turns: Option<u32>) -> Result<Contest> {
+        let Some(turns) = turns else {
+            return Ok(self);
+        };
+        if self.rules.level != 4 {
+            bail!(
+                "--turns is for level 4; level {} plays exactly {TURNS} turns",
+                self.rules.level
+            );
+        }
+        if !TURN_LIMITS.contains(&turns) {
+            bail!(
+                "--turns {turns} is out of range {}..={} (level 4 is 180 s of 1 ms ticks, a turn a tick at most)",
+                TURN_LIMITS.start(),
+                TURN_LIMITS.end()
+            );
+        }
+        Ok(Contest { turns, ..self })
     }
 
     /// The contest game `spec` describes; research-only flags are errors naming the flag.
     pub fn from_spec(spec: &GameSpec) -> Result<Contest> {
-        Contest::new(spec.level.unwrap_or(2), spec.all_clear)
+        Contest::new(spec.level.unwrap_or(2), spec.all_clear)?.with_turns(spec.turns)
+    }
+
+    /// Turns a game lasts: the game ends with this one, played and scored.
+    pub fn turns(&self) -> u32 {
+        self.turns
     }
 
     pub fn rules_of(&self) -> &Rules {
@@ -114,13 +150,13 @@ impl Contest {
         }
     }
 
-    /// The outcome of a played or visited turn; the game ends with its 180th turn.
+    /// The outcome of a played or visited turn; the game ends with its last turn.
     fn outcome(&self, turn: &Turn, position: &Position) -> Outcome {
         Outcome {
             cleared: turn.lines,
             points: turn.points as f64,
             chains: 0,
-            game_over: position.turn >= TURNS,
+            game_over: position.turn >= self.turns,
             terminal_value: None,
         }
     }
@@ -162,11 +198,13 @@ impl Contest {
                     let drop = &self.drops[rules::drop_index(piece, state, x)];
                     base.drop::<true>(drop, &mut after.board, &mut values);
                     let turn = self.rules.scored(&mut after, piece, landing, full);
-                    features::extras(&after.board, &placed(&turn, &after), before, &mut values);
+                    let placed = placed(&turn, &after, self.turns);
+                    features::extras(&after.board, &placed, before, &mut values);
                     turn
                 } else {
                     let turn = self.rules.locked(&mut after, piece, landing);
-                    features::compute(&after.board, &placed(&turn, &after), before, &mut values);
+                    let placed = placed(&turn, &after, self.turns);
+                    features::compute(&after.board, &placed, before, &mut values);
                     turn
                 };
                 let request = Request {
@@ -260,7 +298,7 @@ impl Game for Contest {
         mask: FeatureMask,
         visit: &mut impl FnMut(Request, &Position, &Outcome, &FeatureValues),
     ) {
-        if position.current == 0 || position.turn >= TURNS {
+        if position.current == 0 || position.turn >= self.turns {
             return;
         }
         let before = Before::of(&position.board, mask);
@@ -277,7 +315,8 @@ impl Game for Contest {
             let mut after = *position;
             let turn = self.rules.settle(&mut after, stash);
             let mut values = FeatureValues::default();
-            features::compute(&after.board, &placed(&turn, &after), &before, &mut values);
+            let placed = placed(&turn, &after, self.turns);
+            features::compute(&after.board, &placed, &before, &mut values);
             self.visit_turn(stash, &mut after, &turn, &values, visit);
         } else if position.hold != position.current {
             self.each_landing(position, true, position.hold, &before, base, visit);
@@ -297,7 +336,7 @@ impl Game for Contest {
     /// Every seed but 0 draws each piece uniformly from the seven. Seed 0's fixed cycle never
     /// comes here: its positions know every piece ahead (see [`Position::cycle`]).
     fn for_each_unseen(&self, position: &Position, visit: &mut impl FnMut(&Position, f64)) {
-        if position.current != 0 || position.turn >= TURNS {
+        if position.current != 0 || position.turn >= self.turns {
             return;
         }
         for piece in 1..=7 {
@@ -447,6 +486,105 @@ mod tests {
     }
 
     #[test]
+    fn level_4_ends_with_its_own_turn_limit() {
+        let game = Contest::new(4, false).unwrap();
+        assert_eq!(game.turns(), 180_000);
+        let game = game.with_turns(Some(7)).unwrap();
+        let mut dealer = ContestStream::new(3);
+        let mut position = game.rules.start(&mut dealer);
+        let mut ends = Vec::new();
+        for turn in 1..=7 {
+            let mut first = None;
+            game.for_each_move(&position, 0, &mut |mv, _, _, _| {
+                first.get_or_insert(mv);
+            });
+            let t = game.rules.play(&mut position, first.unwrap(), &mut dealer);
+            if game.outcome(&t, &position).game_over {
+                ends.push(turn);
+            }
+        }
+        assert_eq!(ends, [7]);
+        let mut none = 0;
+        game.for_each_move(&position, 0, &mut |_, _, _, _| none += 1);
+        assert_eq!(none, 0);
+    }
+
+    #[test]
+    fn turn_limits_are_level_4_s_and_within_its_ticks() {
+        let refused = |level: u8, turns: u32| {
+            Contest::new(level, false)
+                .and_then(|g| g.with_turns(Some(turns)))
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused(3, 500),
+            "--turns is for level 4; level 3 plays exactly 180 turns"
+        );
+        assert_eq!(
+            refused(4, 0),
+            "--turns 0 is out of range 1..=180000 (level 4 is 180 s of 1 ms ticks, a turn a tick at most)"
+        );
+        assert_eq!(
+            refused(4, 180_001),
+            "--turns 180001 is out of range 1..=180000 (level 4 is 180 s of 1 ms ticks, a turn a tick at most)"
+        );
+        assert_eq!(
+            Contest::new(5, false).unwrap_err().to_string(),
+            "--level 5 is out of range 1..=4"
+        );
+        let at = |turns| {
+            Contest::new(4, false)
+                .unwrap()
+                .with_turns(turns)
+                .unwrap()
+                .turns()
+        };
+        assert_eq!(
+            (at(None), at(Some(1)), at(Some(180_000))),
+            (180_000, 1, 180_000)
+        );
+        // Levels 1-3 keep 180 when nothing is asked.
+        assert_eq!(
+            Contest::new(3, false)
+                .unwrap()
+                .with_turns(None)
+                .unwrap()
+                .turns(),
+            180
+        );
+    }
+
+    /// A game over at level 4, as at level 3, draws a fresh set of obstacles from the game's own
+    /// stream: the board after it is the board the next draws make.
+    #[test]
+    fn a_level_4_game_over_redraws_the_obstacles() {
+        let game = Contest::new(4, false).unwrap();
+        let mut dealer = ContestStream::new(11);
+        let mut position = game.rules.start(&mut dealer);
+        let first_board = position.board;
+        // Every piece dropped at the spawn column: the stack reaches the top within turns.
+        let straight = Request {
+            hold: false,
+            rotation: 0,
+            x: rules::SPAWN_X as u8,
+        };
+        let mut game_overs = 0;
+        for _ in 0..200 {
+            let expected = game.rules.fresh_board(&mut dealer.clone());
+            let t = game.rules.play(&mut position, straight, &mut dealer);
+            if t.game_over {
+                game_overs += 1;
+                assert_eq!(position.board, expected);
+                assert_ne!(position.board, first_board);
+                assert!((10..=90).contains(&position.board.cell_count()));
+            }
+        }
+        assert!(game_overs >= 3, "{game_overs}");
+        assert_eq!(position.turn, 200);
+    }
+
+    #[test]
     fn incremental_features_match_the_full_tally_of_the_played_turn() {
         let game = Contest::new(3, false).unwrap();
         let all: FeatureMask = (1 << FEATURE_NAMES.len()) - 1;
@@ -464,7 +602,12 @@ mod tests {
                     let mut played = position;
                     let t = game.rules.settle(&mut played, *mv);
                     let mut expected = FeatureValues::default();
-                    features::compute(&played.board, &placed(&t, &played), &before, &mut expected);
+                    features::compute(
+                        &played.board,
+                        &placed(&t, &played, TURNS),
+                        &before,
+                        &mut expected,
+                    );
                     assert_eq!(values, &expected, "seed {seed} turn {turn} {mv:?}");
                     assert_eq!(outcome.points, t.points as f64);
                     if !t.game_over {

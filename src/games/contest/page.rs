@@ -69,4 +69,8 @@ impl Replayable for Contest {
             fresh,
         ])
     }
+
+    fn turn_limit(&self) -> Option<u64> {
+        Some(self.turns().into())
+    }
 }

@@ -1,7 +1,7 @@
 //! Replaying a contest game from a controller's requests, turn by turn, in the form of the
 //! recorded traces (testdata/contest/traces.jsonl), so a replay can be checked against them.
 
-use super::rules::{Position, Request, Rules, TURNS, Turn};
+use super::rules::{Position, Request, Rules, Turn};
 use super::stream::ContestStream;
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -9,7 +9,7 @@ use serde::Serialize;
 /// One turn as the traces record it; the field order is theirs.
 #[derive(Debug, Serialize)]
 pub struct TurnRecord {
-    pub turn: u16,
+    pub turn: u32,
     pub current: u8,
     pub hold_before: u8,
     pub next5: [u8; 5],
@@ -38,9 +38,9 @@ pub struct Landed {
     pub y: i32,
 }
 
-/// Parses a requests file: one turn a non-blank line, `hold rotation x` (e.g. `0 1 3`).
-/// Errors name the source and line.
-pub fn parse_requests(text: &str, source: &str) -> Result<Vec<Request>> {
+/// Parses a requests file: one turn a non-blank line, `hold rotation x` (e.g. `0 1 3`), at
+/// most `turns` of them (the game's turn limit). Errors name the source and line.
+pub fn parse_requests(text: &str, source: &str, turns: u32) -> Result<Vec<Request>> {
     let mut requests = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let at = || format!("{source} line {}", i + 1);
@@ -66,11 +66,11 @@ pub fn parse_requests(text: &str, source: &str) -> Result<Vec<Request>> {
             rotation: number("rotation", rotation, 3)?,
             x: number("x", x, 9)?,
         };
-        if requests.len() == TURNS as usize {
+        if requests.len() == turns as usize {
             bail!(
-                "{}: a game has {TURNS} turns, this is request {}",
+                "{}: a game has {turns} turns, this is request {}",
                 at(),
-                TURNS + 1
+                turns as u64 + 1
             );
         }
         requests.push(request);
@@ -133,19 +133,25 @@ mod tests {
             ("0 1 -1", "f line 1: x `-1` is not an integer in 0..=9"),
         ];
         for (text, message) in cases {
-            let err = parse_requests(text, "f").unwrap_err();
+            let err = parse_requests(text, "f", 180).unwrap_err();
             assert_eq!(err.to_string(), message);
         }
         let long = "0 0 0\n".repeat(181);
         assert_eq!(
-            parse_requests(&long, "f").unwrap_err().to_string(),
+            parse_requests(&long, "f", 180).unwrap_err().to_string(),
             "f line 181: a game has 180 turns, this is request 181"
         );
+        // A level-4 game of `--turns 3`.
+        assert_eq!(
+            parse_requests(&long, "f", 3).unwrap_err().to_string(),
+            "f line 4: a game has 3 turns, this is request 4"
+        );
+        assert_eq!(parse_requests(&long, "f", 181).unwrap().len(), 181);
     }
 
     #[test]
     fn blank_lines_are_skipped() {
-        let requests = parse_requests("1 0 5\n\n0 3 9\n", "f").unwrap();
+        let requests = parse_requests("1 0 5\n\n0 3 9\n", "f", 180).unwrap();
         assert_eq!(
             requests,
             [

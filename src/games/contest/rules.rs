@@ -12,7 +12,10 @@ use crate::games::tetris::pieces::Drop;
 pub const WIDTH: usize = 10;
 pub const HEIGHT: usize = 22;
 /// Turns in a game at levels 1-3 (the 180th is played and scored).
-pub const TURNS: u16 = 180;
+pub const TURNS: u32 = 180;
+/// The most turns a level-4 game plays, and its default: the contest stops it after 180 s of
+/// wall clock ticking every 1 ms, one turn a tick for a controller that answers in time.
+pub const LEVEL_4_TURNS: u32 = 180_000;
 /// Where every piece spawns, in state 0.
 pub const SPAWN_X: i32 = 5;
 pub const SPAWN_Y: i32 = 1;
@@ -152,10 +155,10 @@ pub struct Position {
     pub hold: u8,
     /// The five previews, soonest first (0 = not known yet).
     pub next: [u8; 5],
-    /// Turns played.
-    pub turn: u16,
+    /// Turns played (u32: a level-4 game plays up to [`LEVEL_4_TURNS`]).
+    pub turn: u32,
     /// Failed spawns so far: the next one is a game over when this is even.
-    pub failures: u16,
+    pub failures: u32,
     /// The pieces come in the fixed cycle (contest seed 0): a search may know the piece after
     /// the last preview, the one that follows it in the cycle ([`cycle_after`]).
     pub cycle: bool,

@@ -13,7 +13,10 @@ that was there to `block_controller.py.orig` once, and putting it back at the en
 (the engine is a Qt application; `-d 1` is a 1 ms tick, so a game takes seconds, not 180 s),
 reads the score, lines and game overs from the result file, and prints one line a game and a
 summary. An engine that scores an all-clear (its versions from July 2023) is compared with
-`stacktune play --all-clear`, which the controller then plays. The `python` on PATH must have the engine's requirements and the `stacktune`
+`stacktune play --all-clear`, which the controller then plays. Level 4 is played against the
+wall clock (`--seconds`, 180 by default, start.py's `-t`): its game is compared with
+the first N moves of `stacktune play --level 4` (`--max-pieces N`), N the turns the engine
+reached in that time (the controller, like `play`, plays for a game of 180,000 turns). The `python` on PATH must have the engine's requirements and the `stacktune`
 package. Exit status 1 if any game differs.
 """
 
@@ -49,41 +52,42 @@ def scores_all_clears(engine):
     return "all_block_clear_score" in source
 
 
-def stacktune_scores(binary, weights, level, seeds, flags):
-    """`stacktune play`'s per-game score, lines and game overs, by seed."""
-    scores = {}
-    for seed in seeds:
-        out = subprocess.run(
-            [binary, "play", "--rules", "contest", "--weights", weights, "--level", str(level),
-             "--seed", str(seed), "--games", "1", "--json", "--quiet", *flags],
-            check=True, capture_output=True, text=True,
-        ).stdout
-        game = json.loads(out)["per_game"][0]
-        scores[seed] = (int(game["score"]), game["lines"], game["game_overs"])
-    return scores
+def stacktune_game(binary, weights, level, seed, flags):
+    """`stacktune play`'s score, lines and game overs in the game of `seed`."""
+    out = subprocess.run(
+        [binary, "play", "--rules", "contest", "--weights", weights, "--level", str(level),
+         "--seed", str(seed), "--games", "1", "--json", "--quiet", *flags],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    game = json.loads(out)["per_game"][0]
+    return int(game["score"]), game["lines"], game["game_overs"]
 
 
-def engine_game(engine, level, seed, result):
-    """One game of the engine: (score, lines, game overs, seconds it says it took)."""
+def engine_game(engine, level, seed, seconds, result):
+    """One game of the engine: (score, lines, game overs, turns played, seconds it took)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     run = subprocess.run(
-        [sys.executable, "start.py", "-l", str(level), "-r", str(seed), "-d", "1", "-f", result],
-        cwd=engine, env=env, capture_output=True, text=True, timeout=900,
+        [sys.executable, "start.py", "-l", str(level), "-r", str(seed), "-d", "1",
+         "-t", str(seconds), "-f", result],
+        cwd=engine, env=env, capture_output=True, text=True, timeout=seconds + 900,
     )
     if run.returncode != 0 or not os.path.exists(result):
         sys.exit(f"error: the engine failed on level {level} seed {seed}:\n{run.stdout[-2000:]}"
                  f"{run.stderr[-2000:]}")
     with open(result) as f:
         judge = json.load(f)["judge_info"]
-    return judge["score"], judge["line"], judge["gameover_count"], judge["elapsed_time"]
+    return (judge["score"], judge["line"], judge["gameover_count"], judge["block_index"],
+            judge["elapsed_time"])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", required=True, help="a checkout of seigot/tetris")
     parser.add_argument("--weights", required=True, help="contest weights to export")
-    parser.add_argument("--level", type=int, required=True, choices=(1, 2, 3))
+    parser.add_argument("--level", type=int, required=True, choices=(1, 2, 3, 4))
     parser.add_argument("--seeds", required=True, help="e.g. 1-20 (level 1: 0)")
+    parser.add_argument("--seconds", type=int, default=180,
+                        help="the engine's game time (start.py -t): the length of level 4")
     args = parser.parse_args()
     engine = pathlib.Path(args.engine).resolve()
     seeds = seeds_of(args.seeds)
@@ -101,19 +105,20 @@ def main():
         flags = ["--all-clear"] if scores_all_clears(engine) else []
         print(f"the engine {'scores' if flags else 'does not score'} all-clears: compared with "
               f"stacktune play {' '.join(flags)}".rstrip(), flush=True)
-        expected = stacktune_scores(binary, args.weights, args.level, seeds, flags)
         differ = 0
         with tempfile.TemporaryDirectory() as scratch:
             for seed in seeds:
                 result = os.path.join(scratch, f"result-{seed}.json")
-                score, lines, overs, seconds = engine_game(engine, args.level, seed, result)
-                want = expected[seed]
+                score, lines, overs, turns, seconds = engine_game(
+                    engine, args.level, seed, args.seconds, result)
+                limit = ["--max-pieces", str(turns)] if args.level == 4 else []
+                want = stacktune_game(binary, args.weights, args.level, seed, flags + limit)
                 same = (score, lines, overs) == want
                 differ += not same
                 print(f"level {args.level} seed {seed}: engine {score} ({lines} lines, "
-                      f"{overs} game overs, {seconds:.1f} s), stacktune play {want[0]} "
-                      f"({want[1]} lines, {want[2]} game overs): {'same' if same else 'DIFFERENT'}",
-                      flush=True)
+                      f"{overs} game overs, {turns} turns in {seconds:.1f} s), "
+                      f"stacktune play {' '.join(limit)} {want[0]} ({want[1]} lines, "
+                      f"{want[2]} game overs): {'same' if same else 'DIFFERENT'}", flush=True)
         print(f"{len(seeds) - differ} of {len(seeds)} games the same")
     finally:
         controller.unlink()

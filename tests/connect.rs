@@ -861,8 +861,8 @@ fn move_accuracy_counts_value_preserving_columns() {
 }
 
 /// `--positions` solves a file on one table and checks the scores it gives: the whole
-/// endgame set and the first hundred middle-game positions, against scores Pons' solver gave
-/// too (docs/connect-search.md).
+/// endgame set and the first hundred middle-game and fifty opening positions, against scores
+/// Pons' solver gave too (docs/connect-search.md).
 #[test]
 fn solve_connect_batch_agrees_with_the_test_sets() {
     let out = run(&[
@@ -875,17 +875,17 @@ fn solve_connect_batch_agrees_with_the_test_sets() {
     let expected = read(&common::root(), "tests/data/connect/test_l3_r1.txt");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
     let dir = tempfile::tempdir().unwrap();
-    let text = read(&common::root(), "tests/data/connect/test_l2_r2.txt");
-    let head: String = text.lines().take(100).map(|l| format!("{l}\n")).collect();
-    std::fs::write(dir.path().join("head.txt"), &head).unwrap();
-    let out = run_in(dir.path(), &["solve-connect", "--positions", "head.txt"]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), head);
-    let summary = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        summary.starts_with("100 positions, 100 scores checked, 0 differ; "),
-        "{summary}"
-    );
+    for (set, count) in [("test_l2_r2", 100), ("test_l1_r2", 50)] {
+        let text = read(&common::root(), &format!("tests/data/connect/{set}.txt"));
+        let head: String = text.lines().take(count).map(|l| format!("{l}\n")).collect();
+        std::fs::write(dir.path().join("head.txt"), &head).unwrap();
+        let out = run_in(dir.path(), &["solve-connect", "--positions", "head.txt"]);
+        assert!(out.status.success(), "{set}: {out:?}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), head, "{set}");
+        let summary = String::from_utf8(out.stderr).unwrap();
+        let checked = format!("{count} positions, {count} scores checked, 0 differ; ");
+        assert!(summary.starts_with(&checked), "{set}: {summary}");
+    }
 }
 
 #[test]

@@ -31,6 +31,8 @@ fn hand_player(game: &Connect) -> LinearPlayer {
         ("opp_threats_now", -1000.0),
         ("opp_threats_odd", -6.0),
         ("opp_threats_even", -6.0),
+        ("own_threats_parity", 2.0),
+        ("opp_threats_parity", -3.0),
         ("own_windows_2", 1.0),
         ("opp_windows_2", -1.0),
         ("own_windows_3", 5.0),
@@ -106,7 +108,7 @@ fn solver_on_published_vectors(c: &mut Criterion) {
 /// 20 positions spread through the games accuracy set.
 fn alpha_beta_move(c: &mut Criterion) {
     let game = Connect::standard();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/connect/depth4.toml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/connect/parity.toml");
     let file = WeightFile::load(std::path::Path::new(path)).unwrap();
     let eval = LinearPlayer::from_file(&game, &file).unwrap();
     let set = games_set();

@@ -137,7 +137,7 @@ fn empty_board_has_69_windows_and_no_counts() {
     assert_eq!(game.windows().len(), 69);
     assert!(game.windows().iter().all(|w| w.count_ones() == 4));
     let f = features_of(&game, &game.empty());
-    assert_eq!(f.len(), 14);
+    assert_eq!(f.len(), 16);
     assert!(f.values().all(|&v| v == 0.0), "{f:?}");
 }
 
@@ -161,6 +161,8 @@ fn hand_counted_features() {
         ("opp_threats_now", 0.0),
         ("opp_threats_odd", 0.0),
         ("opp_threats_even", 0.0),
+        ("own_threats_parity", 0.0),
+        ("opp_threats_parity", 0.0),
         ("own_windows_1", 8.0),
         ("opp_windows_1", 3.0),
         ("own_windows_2", 1.0),
@@ -235,7 +237,9 @@ fn naive_features(rows: i32, columns: i32, inarow: i32, moves: &[u8]) -> Vec<f64
             .sum::<usize>() as f64
     };
     let mut values = vec![in_centre(mover), in_centre(1 - mover)];
-    for side in threats {
+    // On the owner's parity: odd rows for the first player (0), even for the second.
+    let mut parity = Vec::new();
+    for (side, owner) in threats.into_iter().zip([mover, 1 - mover]) {
         let (mut now, mut odd, mut even) = (0.0, 0.0, 0.0);
         for c in 0..columns {
             for r in 0..rows {
@@ -251,7 +255,9 @@ fn naive_features(rows: i32, columns: i32, inarow: i32, moves: &[u8]) -> Vec<f64
             }
         }
         values.extend([now, odd, even]);
+        parity.push(if owner == 0 { odd } else { even });
     }
+    values.extend(parity);
     for k in 1..inarow as usize {
         values.extend([own[k], opp[k]]);
     }

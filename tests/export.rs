@@ -18,7 +18,8 @@ use std::process::{Command, Stdio};
 mod common;
 use common::{assert_one_line_error, root, run_in, stdout};
 
-const WEIGHTS: &str = "weights/connect/evolved.toml";
+/// The shipped weights that use every feature family, the parity features included.
+const WEIGHTS: &str = "weights/connect/parity.toml";
 
 /// Runs `export kaggle` in `dir`.
 fn export_kaggle(dir: &Path, weights: &Path, out: &str) -> std::process::Output {
@@ -195,7 +196,7 @@ fn the_agent_picks_stacktunes_column_on_other_sizes() {
     for (rows, columns, inarow) in [(7, 8, 5), (5, 6, 4), (4, 9, 4)] {
         let game = Connect::new(rows, columns, inarow).unwrap();
         let weights = weights_for(&game);
-        let positions = played_positions(&game, &weights, 8);
+        let positions = played_positions(&game, &weights, 12);
         let (compared, _) = compare(&agent, &game, &weights, &positions);
         assert!(compared >= 100, "{columns}x{rows}: {compared} positions");
     }

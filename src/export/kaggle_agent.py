@@ -74,15 +74,15 @@ class Rules:
         self.order = [(c, self.column_masks[c]) for c in centre_first(columns)]
         # The terms of the evaluation: (feature index, weight) for the weights this line length
         # has a feature for, in the features' order, zero weights left out as stacktune does.
-        names = FEATURE_NAMES[: 8 + 2 * (inarow - 1)]
+        names = FEATURE_NAMES[: 10 + 2 * (inarow - 1)]
         self.terms = [(i, WEIGHTS[n]) for i, n in enumerate(names) if WEIGHTS.get(n, 0.0)]
         used = {i for i, _ in self.terms}
         self.centre_used = bool(used & {0, 1})
-        self.threats_used = bool(used & set(range(2, 8)))
-        self.windows_used = any(i >= 8 for i in used)
+        self.threats_used = bool(used & set(range(2, 10)))
+        self.windows_used = any(i >= 10 for i in used)
         self.features = [0.0] * len(names)
         # Window counts of 1 to inarow − 1 discs, as far as the features go.
-        self.window_sizes = range(1, (len(names) - 6) // 2)
+        self.window_sizes = range(1, (len(names) - 8) // 2)
         self.nodes = 0
         self.deadline = None
 
@@ -126,12 +126,19 @@ class Rules:
             v[1] = popcount(opp & self.centre)
         if self.threats_used:
             playable = (occupied + self.bottom) & self.board
-            for first, discs in ((2, own), (5, opp)):
+            # The first player has one disc more after its own move: its threats on odd rows
+            # count as on its parity, the second player's on even rows (Allis' zugzwang rule).
+            mover_first = popcount(own) > popcount(opp)
+            for first, parity, discs, first_player in (
+                (2, 8, own, mover_first),
+                (5, 9, opp, not mover_first),
+            ):
                 threats = self.winning_cells(discs, occupied)
                 later = threats & ~playable
                 v[first] = popcount(threats & playable)
                 v[first + 1] = popcount(later & self.odd_rows)
                 v[first + 2] = popcount(later & ~self.odd_rows)
+                v[parity] = v[first + 1] if first_player else v[first + 2]
         if self.windows_used:
             counts = [[0] * (self.inarow + 1), [0] * (self.inarow + 1)]
             for w in self.windows:
@@ -142,8 +149,8 @@ class Rules:
                 elif not o:
                     counts[1][popcount(p)] += 1
             for k in self.window_sizes:
-                v[6 + 2 * k] = counts[0][k]
-                v[7 + 2 * k] = counts[1][k]
+                v[8 + 2 * k] = counts[0][k]
+                v[9 + 2 * k] = counts[1][k]
         s = 0.0
         for i, w in self.terms:
             s += w * float(v[i])

@@ -10,6 +10,7 @@ pub mod board;
 pub mod listing;
 pub mod matches;
 mod page;
+pub mod perfect;
 pub mod solver;
 
 use crate::eval::LinearPlayer;
@@ -29,8 +30,8 @@ use std::fmt;
 pub const MAX_DEPTH: u32 = 8;
 
 /// Feature names in their internal order. A game with lines of `inarow` uses the first
-/// 8 + 2 × (inarow − 1): window counts go last so that the list is a prefix of this one.
-pub const FEATURE_NAMES: [&str; 8 + 2 * (MAX_INAROW - 1)] = [
+/// 10 + 2 × (inarow − 1): window counts go last so that the list is a prefix of this one.
+pub const FEATURE_NAMES: [&str; 10 + 2 * (MAX_INAROW - 1)] = [
     "own_centre",
     "opp_centre",
     "own_threats_now",
@@ -39,6 +40,8 @@ pub const FEATURE_NAMES: [&str; 8 + 2 * (MAX_INAROW - 1)] = [
     "opp_threats_now",
     "opp_threats_odd",
     "opp_threats_even",
+    "own_threats_parity",
+    "opp_threats_parity",
     "own_windows_1",
     "opp_windows_1",
     "own_windows_2",
@@ -68,10 +71,13 @@ const OPP_CENTRE: usize = 1;
 /// First of the three threat features of the mover (now, odd, even); the opponent's follow.
 const OWN_THREATS: usize = 2;
 const OPP_THREATS: usize = 5;
-const FIRST_WINDOW: usize = 8;
+/// The mover's threats on its own parity's rows, then the opponent's on the opponent's.
+const OWN_PARITY: usize = 8;
+const OPP_PARITY: usize = 9;
+const FIRST_WINDOW: usize = 10;
 
 const CENTRE_FEATURES: FeatureMask = 1 << OWN_CENTRE | 1 << OPP_CENTRE;
-const THREAT_FEATURES: FeatureMask = 0b11_1111 << OWN_THREATS;
+const THREAT_FEATURES: FeatureMask = 0b11_1111 << OWN_THREATS | 1 << OWN_PARITY | 1 << OPP_PARITY;
 const WINDOW_FEATURES: FeatureMask = !0 << FIRST_WINDOW;
 
 /// Index of `own_windows_k`; `opp_windows_k` is the next one.
@@ -458,12 +464,26 @@ impl Connect {
         }
         if mask & THREAT_FEATURES != 0 {
             let playable = self.geometry.playable(occupied);
-            for (first, discs) in [(OWN_THREATS, own), (OPP_THREATS, opp)] {
+            // Allis' zugzwang rule: the first player's threats are worth most on odd rows,
+            // the second player's on even rows. The first player has one disc more after
+            // its own move, as many after the second player's.
+            let mover_first = own.count_ones() > opp.count_ones();
+            let sides = [
+                (OWN_THREATS, OWN_PARITY, own, mover_first),
+                (OPP_THREATS, OPP_PARITY, opp, !mover_first),
+            ];
+            for (first, parity, discs, first_player) in sides {
                 let threats = self.geometry.winning_cells(discs, occupied);
                 let later = threats & !playable;
+                let (odd, even) = (later & self.odd_rows, later & !self.odd_rows);
                 v[first] = (threats & playable).count_ones() as f64;
-                v[first + 1] = (later & self.odd_rows).count_ones() as f64;
-                v[first + 2] = (later & !self.odd_rows).count_ones() as f64;
+                v[first + 1] = odd.count_ones() as f64;
+                v[first + 2] = even.count_ones() as f64;
+                v[parity] = if first_player {
+                    v[first + 1]
+                } else {
+                    v[first + 2]
+                };
             }
         }
         if mask & WINDOW_FEATURES != 0 {
@@ -674,7 +694,7 @@ mod tests {
     #[test]
     fn feature_names_follow_inarow() {
         let names = Connect::new(6, 7, 5).unwrap().feature_names();
-        assert_eq!(names.len(), 16);
+        assert_eq!(names.len(), 18);
         assert_eq!(names[names.len() - 1], "opp_windows_4");
         assert_eq!(
             Connect::new(1, 32, MAX_INAROW)
@@ -705,25 +725,42 @@ mod tests {
     fn threats_split_by_playability_and_parity() {
         let game = Connect::standard();
         let mut f = FeatureValues::default();
-        let threats = |f: &FeatureValues| (f.0[2..5].to_vec(), f.0[5..8].to_vec());
+        // (now, odd, even, on the owner's parity) for the mover, then for the opponent.
+        let threats = |f: &FeatureValues| {
+            let side = |first: usize, parity: usize| {
+                let mut v = f.0[first..first + 3].to_vec();
+                v.push(f.0[parity]);
+                v
+            };
+            (side(OWN_THREATS, OWN_PARITY), side(OPP_THREATS, OPP_PARITY))
+        };
         // X holds columns 1-3 of the bottom row and just moved: (4, row 1) is playable now.
         game.features(&game.parse_moves("17273").unwrap(), THREAT_FEATURES, &mut f);
-        assert_eq!(threats(&f), (vec![1.0, 0.0, 0.0], vec![0.0, 0.0, 0.0]));
+        assert_eq!(
+            threats(&f),
+            (vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 0.0, 0.0, 0.0])
+        );
         // O holds row 2 of columns 1-3 and just moved: its (4, row 2) waits on an even row,
-        // while X's (4, row 1) under it is playable now.
+        // while X's (4, row 1) under it is playable now. An even row is the second player's.
         game.features(
             &game.parse_moves("112233").unwrap(),
             THREAT_FEATURES,
             &mut f,
         );
-        assert_eq!(threats(&f), (vec![0.0, 0.0, 1.0], vec![1.0, 0.0, 0.0]));
+        assert_eq!(
+            threats(&f),
+            (vec![0.0, 0.0, 1.0, 1.0], vec![1.0, 0.0, 0.0, 0.0])
+        );
         // X holds row 3 of columns 1-3 and the diagonal 1/1, 2/2, 3/3 (column/row): it waits
-        // on (4, row 3), odd, and (4, row 4), even; O has no line of three.
+        // on (4, row 3), odd, the first player's, and (4, row 4), even; O has no line of three.
         game.features(
             &game.parse_moves("12312315253").unwrap(),
             THREAT_FEATURES,
             &mut f,
         );
-        assert_eq!(threats(&f), (vec![0.0, 1.0, 1.0], vec![0.0, 0.0, 0.0]));
+        assert_eq!(
+            threats(&f),
+            (vec![0.0, 1.0, 1.0, 1.0], vec![0.0, 0.0, 0.0, 0.0])
+        );
     }
 }

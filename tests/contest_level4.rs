@@ -184,3 +184,35 @@ fn play_json_is_the_same_at_one_and_two_threads() {
     assert_eq!(one["total_pieces"], 6000);
     assert_eq!(one, at("2"));
 }
+
+/// `watch`'s last line says why the game stopped: the level-4 game of `--turns 500` (two game
+/// overs on the way) reached its limit, and one cut by `--max-pieces` was not lost either.
+#[test]
+fn watch_says_a_game_reached_its_turn_limit_or_was_stopped() {
+    let last_line = |extra: &[&str]| {
+        let mut args = vec![
+            "watch",
+            "--weights",
+            ONE_PLY,
+            "--level",
+            "4",
+            "--seed",
+            "1",
+            "--delay-ms",
+            "0",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().last().unwrap().to_string()
+    };
+    assert_eq!(
+        last_line(&["--turns", "500"]),
+        "reached the turn limit after 500 pieces: 44921 score"
+    );
+    assert!(
+        last_line(&["--turns", "500", "--max-pieces", "100"])
+            .starts_with("stopped at --max-pieces after 100 pieces: "),
+    );
+}

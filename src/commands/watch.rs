@@ -2,6 +2,7 @@
 
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
+use crate::replay::Replayable;
 use crate::rng::game_stream;
 use crate::with_game;
 use anyhow::{Result, bail};
@@ -43,7 +44,7 @@ pub fn run(mut args: WatchArgs) -> Result<()> {
 }
 
 /// Draws every position of `play --seed S`'s game 0, pausing between frames on a terminal.
-fn watch<G: Game>(game: &G, player: crate::search::Player, args: &WatchArgs) -> Result<()> {
+fn watch<G: Replayable>(game: &G, player: crate::search::Player, args: &WatchArgs) -> Result<()> {
     let terminal = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let title = game
@@ -86,10 +87,23 @@ fn watch<G: Game>(game: &G, player: crate::search::Player, args: &WatchArgs) -> 
     written?;
     writeln!(
         out,
-        "game over after {} pieces: {} {}",
+        "{} after {} pieces: {} {}",
+        ending(game, result.moves, args.max_pieces),
         result.moves,
         result.score,
         game.score_name()
     )?;
     Ok(())
+}
+
+/// Why the game stopped: a game cut short by `--max-pieces` or played to the rules' turn limit
+/// (contest Tetris) was not lost, and the last line must not say it was.
+fn ending<G: Replayable>(game: &G, moves: u64, max_pieces: Option<u64>) -> &'static str {
+    if max_pieces.is_some_and(|cap| cap > 0 && moves >= cap) {
+        "stopped at --max-pieces"
+    } else if game.turn_limit().is_some_and(|limit| moves >= limit) {
+        "reached the turn limit"
+    } else {
+        "game over"
+    }
 }

@@ -57,9 +57,17 @@ pub struct SearchSettings {
 impl WeightFile {
     /// Reads and checks a weight file; every error names the file.
     pub fn load(path: &Path) -> Result<WeightFile> {
+        Ok(Self::load_with_text(path)?.0)
+    }
+
+    /// The file at `path` parsed, and its text: an export that embeds the file whole embeds
+    /// exactly the text that was checked, read once.
+    pub fn load_with_text(path: &Path) -> Result<(WeightFile, String)> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read weights file {}", path.display()))?;
-        Self::parse(&text).with_context(|| format!("weights file {}", path.display()))
+        let file =
+            Self::parse(&text).with_context(|| format!("weights file {}", path.display()))?;
+        Ok((file, text))
     }
 
     /// Parses weight-file text and rejects non-finite weights and empty weight tables.

@@ -64,11 +64,8 @@ fn export_kaggle(args: &KaggleArgs) -> Result<()> {
 
 fn export_contest(args: &ContestArgs) -> Result<()> {
     refuse_existing(&args.out)?;
-    let file = WeightFile::load(&args.weights)?;
+    let (file, text) = WeightFile::load_with_text(&args.weights)?;
     let source = args.weights.display().to_string();
-    // The file was just read whole by `load`; a failure here is a file changed in between.
-    let text = std::fs::read_to_string(&args.weights)
-        .map_err(|e| anyhow!("cannot read weights file {source}: {e}"))?;
     let python = contest::controller_source(&file, &text, &source)
         .map_err(|e| anyhow!("weights file {source}: {e}"))?;
     write_new(&args.out, python.as_bytes())?;

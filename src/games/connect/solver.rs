@@ -282,15 +282,9 @@ impl Solver {
     /// null-window search, far cheaper than [`solve`](Self::solve)'s exact score when only
     /// the result matters (`is_above(p, 0)`: does the side to move win?).
     pub fn is_above(&mut self, position: &Position, score: i32) -> Result<bool, Stopped> {
-        let node = Node::of(position);
-        let above = if node.moves == CELLS {
-            0 > score
-        } else if node.can_win_next() {
-            node.win_now_score() > score
-        } else {
-            self.negamax(node, score, score + 1) > score
-        };
-        self.meter.result(above)
+        // Clamped to [score, score + 1], the narrowing is that one search.
+        let clamped = self.solve_clamped(Node::of(position), score, score.saturating_add(1));
+        self.meter.result(clamped > score)
     }
 
     fn solve_node(&mut self, node: Node) -> i32 {
@@ -478,6 +472,18 @@ mod tests {
         assert_eq!(remaining_moves(0, 1), 41);
         // Published vector 4: 29 discs played, score 6 for O: O wins with its 16th disc.
         assert_eq!(remaining_moves(29, 6), 2 * (16 - 14) - 1);
+    }
+
+    /// On the published positions, the score is above one less than itself and not above
+    /// itself: one null-window search answers as the exact score does.
+    #[test]
+    fn is_above_agrees_with_the_published_scores() {
+        let mut solver = Solver::new();
+        for (position, (moves, score)) in published_positions().iter().zip(PUBLISHED_VECTORS) {
+            assert_eq!(solver.is_above(position, score - 1), Ok(true), "{moves}");
+            assert_eq!(solver.is_above(position, score), Ok(false), "{moves}");
+            assert_eq!(solver.is_above(position, 0), Ok(score > 0), "{moves}");
+        }
     }
 
     /// On the published positions, a range holding the score gives it, ranges just above,

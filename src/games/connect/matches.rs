@@ -56,12 +56,7 @@ pub fn play_round(
     rng: &mut ChaCha8Rng,
     observe: &mut impl FnMut(&Position),
 ) -> (MatchResult, Position) {
-    let (opening, a_first) = schedule(openings, round);
-    let mut position = game.empty();
-    for column in opening {
-        let ending = game.play(&mut position, column);
-        debug_assert!(ending.is_none(), "the suite holds openings still in play");
-    }
+    let (mut position, a_first) = opened(game, openings, round);
     let agents: [&mut dyn Agent; 2] = if a_first { [a, b] } else { [b, a] };
     let end = play_out(game, &mut position, agents, rng, observe);
     let a_player = if a_first { 0 } else { 1 };
@@ -114,6 +109,18 @@ impl Add for MatchResult {
 pub fn schedule(openings: &[[Column; 2]], index: u64) -> ([Column; 2], bool) {
     let opening = openings[(index / 2 % openings.len() as u64) as usize];
     (opening, index.is_multiple_of(2))
+}
+
+/// The position game `round` starts from, its opening played, and whether the first agent of
+/// the series moves first in it (see [`schedule`]).
+pub fn opened(game: &Connect, openings: &[[Column; 2]], round: u64) -> (Position, bool) {
+    let (opening, first) = schedule(openings, round);
+    let mut position = game.empty();
+    for column in opening {
+        let ending = game.play(&mut position, column);
+        debug_assert!(ending.is_none(), "the suite holds openings still in play");
+    }
+    (position, first)
 }
 
 /// Plays `games` games between `a` and `b` over the opening suite (see [`schedule`]), game i

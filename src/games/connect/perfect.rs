@@ -7,7 +7,7 @@
 
 use super::agents::Agent;
 use super::board::{MAX_COLUMNS, centre_first};
-use super::matches::{MatchResult, schedule};
+use super::matches::{MatchResult, opened};
 use super::solver::{COLUMNS, Solver};
 use super::{Column, Connect, Ending, Position};
 use rand_chacha::ChaCha8Rng;
@@ -105,7 +105,7 @@ impl Perfect {
 }
 
 /// Game `round` of a series between the perfect player and `opponent` (the opening and colours
-/// of [`schedule`]), from the perfect player's side; see [`perfect_play_out`].
+/// of [`opened`]), from the perfect player's side; see [`perfect_play_out`].
 pub fn perfect_round(
     game: &Connect,
     perfect: &mut Perfect,
@@ -113,12 +113,7 @@ pub fn perfect_round(
     round: u64,
     rng: &mut ChaCha8Rng,
 ) -> MatchResult {
-    let (opening, perfect_first) = schedule(game.two_ply_openings(), round);
-    let mut position = game.empty();
-    for column in opening {
-        let ending = game.play(&mut position, column);
-        debug_assert!(ending.is_none(), "the suite holds openings still in play");
-    }
+    let (position, perfect_first) = opened(game, game.two_ply_openings(), round);
     let side = if perfect_first { 0 } else { 1 };
     perfect_play_out(game, perfect, opponent, position, side, rng)
 }

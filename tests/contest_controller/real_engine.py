@@ -29,21 +29,9 @@ import subprocess
 import sys
 import tempfile
 
-
-def seeds_of(text):
-    """`1-20` or `1,4,9` or `0`."""
-    if "-" in text:
-        first, last = text.split("-")
-        return list(range(int(first), int(last) + 1))
-    return [int(s) for s in text.split(",")]
-
-
-def stacktune_binary():
-    """The release binary the repository's other Python checks use."""
-    if os.environ.get("STACKTUNE"):
-        return os.environ["STACKTUNE"]
-    target = os.environ.get("CARGO_TARGET_DIR", "target")
-    return str(pathlib.Path(target) / "release" / "stacktune")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from harness import seeds  # noqa: E402 (this script's folder)
+from stacktune_binary import stacktune  # noqa: E402
 
 
 def scores_all_clears(engine):
@@ -85,13 +73,12 @@ def main():
     parser.add_argument("--engine", required=True, help="a checkout of seigot/tetris")
     parser.add_argument("--weights", required=True, help="contest weights to export")
     parser.add_argument("--level", type=int, required=True, choices=(1, 2, 3, 4))
-    parser.add_argument("--seeds", required=True, help="e.g. 1-20 (level 1: 0)")
+    parser.add_argument("--seeds", type=seeds, required=True, help="e.g. 1-20 (level 1: 0)")
     parser.add_argument("--seconds", type=int, default=180,
                         help="the engine's game time (start.py -t): the length of level 4")
     args = parser.parse_args()
     engine = pathlib.Path(args.engine).resolve()
-    seeds = seeds_of(args.seeds)
-    binary = stacktune_binary()
+    binary = stacktune()
 
     controller = engine / "game_manager" / "block_controller.py"
     original = controller.with_name("block_controller.py.orig")
@@ -107,7 +94,7 @@ def main():
               f"stacktune play {' '.join(flags)}".rstrip(), flush=True)
         differ = 0
         with tempfile.TemporaryDirectory() as scratch:
-            for seed in seeds:
+            for seed in args.seeds:
                 result = os.path.join(scratch, f"result-{seed}.json")
                 score, lines, overs, turns, seconds = engine_game(
                     engine, args.level, seed, args.seconds, result)
@@ -117,9 +104,9 @@ def main():
                 differ += not same
                 print(f"level {args.level} seed {seed}: engine {score} ({lines} lines, "
                       f"{overs} game overs, {turns} turns in {seconds:.1f} s), "
-                      f"stacktune play {' '.join(limit)} {want[0]} ({want[1]} lines, "
+                      f"{' '.join(['stacktune play', *limit])} {want[0]} ({want[1]} lines, "
                       f"{want[2]} game overs): {'same' if same else 'DIFFERENT'}", flush=True)
-        print(f"{len(seeds) - differ} of {len(seeds)} games the same")
+        print(f"{len(args.seeds) - differ} of {len(args.seeds)} games the same")
     finally:
         controller.unlink()
         if original.exists():

@@ -232,6 +232,31 @@ fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+#[test]
+fn an_endgame_beyond_the_board_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = root().join(WEIGHTS);
+    let args = [
+        "export",
+        "kaggle",
+        "--weights",
+        weights.to_str().unwrap(),
+        "--out",
+        "submission.py",
+        "--endgame",
+        "43",
+    ];
+    let out = run_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: invalid value '43' for '--endgame <N>': 43 is not in 0..=42 \
+         (--help lists the options)\n"
+    );
+    assert_eq!(stdout(&out), "");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 /// Runs `export contest` in `dir`.
 fn export_contest(dir: &Path, weights: &Path, out: &str) -> std::process::Output {
     let weights = weights.to_str().unwrap();

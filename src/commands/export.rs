@@ -31,6 +31,12 @@ pub struct KaggleArgs {
     /// The Python file to write (e.g. submission.py); an existing file is never overwritten.
     #[arg(long)]
     pub out: PathBuf,
+    /// From N empty cells on (0: never), the agent chooses among the columns that keep a won
+    /// or drawn position's value under perfect play, as `play --endgame N` does; 7 × 6 boards
+    /// with lines of four only.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=42))]
+    pub endgame: u32,
 }
 
 #[derive(clap::Args, Debug)]
@@ -55,8 +61,8 @@ fn export_kaggle(args: &KaggleArgs) -> Result<()> {
     refuse_existing(&args.out)?;
     let file = WeightFile::load(&args.weights)?;
     let source = args.weights.display().to_string();
-    let python =
-        kaggle::agent_source(&file, &source).map_err(|e| anyhow!("weights file {source}: {e}"))?;
+    let python = kaggle::agent_source(&file, &source, args.endgame)
+        .map_err(|e| anyhow!("weights file {source}: {e}"))?;
     write_new(&args.out, python.as_bytes())?;
     println!("kaggle agent: {}", args.out.display());
     Ok(())

@@ -3,7 +3,8 @@
 //!
 //! The Python is a template (`kaggle_agent.py`, beside this file, readable and lintable as
 //! Python); exporting fills in its generated block: the feature names, from the game's own
-//! list, and the weights, written so that Python reads back every bit.
+//! list, the weights, written so that Python reads back every bit, and the empty cells from
+//! which the endgame stage restricts the search to the columns that keep the position's value.
 
 use crate::games::connect::FEATURE_NAMES;
 use crate::weights::WeightFile;
@@ -14,10 +15,11 @@ use std::fmt::Write;
 const TEMPLATE: &str = include_str!("kaggle_agent.py");
 
 /// The agent's Python source for connect weights `file`; `source` (the weights file's path)
-/// is recorded in it. Weights of another game are refused; the feature names were checked
+/// is recorded in it, and `endgame` is the empty cells from which it plays the endgame stage
+/// (0: never). Weights of another game are refused; the feature names were checked
 /// against the longest line the game supports, so a file that loads here loads in stacktune
 /// for every line length its features fit.
-pub fn agent_source(file: &WeightFile, source: &str) -> Result<String> {
+pub fn agent_source(file: &WeightFile, source: &str, endgame: u32) -> Result<String> {
     file.check_against("connect", &FEATURE_NAMES)?;
     let mut block = String::new();
     let comment = " Written by `stacktune export kaggle`; export again rather than edit.";
@@ -36,6 +38,7 @@ pub fn agent_source(file: &WeightFile, source: &str) -> Result<String> {
         }
     }
     block.push_str("}\n");
+    writeln!(block, "ENDGAME = {endgame}")?;
     Ok(super::fill(TEMPLATE, &block))
 }
 
@@ -49,8 +52,9 @@ mod tests {
         let text = "game = \"connect\"\n[weights]\nopp_windows_3 = -0.6241361156749834\n\
                     own_centre = 1e-7\nown_threats_now = 3.0\n";
         let file = WeightFile::parse(text).unwrap();
-        let source = agent_source(&file, "w \"1\".toml").unwrap();
+        let source = agent_source(&file, "w \"1\".toml", 20).unwrap();
         assert!(source.contains("SOURCE = \"w \\\"1\\\".toml\"\n"));
+        assert!(source.contains("}\nENDGAME = 20\n# </stacktune:generated>\n"));
         let weights = source.split("WEIGHTS = {\n").nth(1).unwrap();
         let weights = weights.split("}\n").next().unwrap();
         assert_eq!(
@@ -65,7 +69,7 @@ mod tests {
     #[test]
     fn weights_of_another_game_are_refused() {
         let file = WeightFile::parse("game = \"tetris\"\n[weights]\nholes = -1.0\n").unwrap();
-        let err = agent_source(&file, "t.toml").unwrap_err();
+        let err = agent_source(&file, "t.toml", 0).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the weights are for game `tetris`, not `connect`"

@@ -16,6 +16,7 @@ import time
 SOURCE = "(the template, before export)"
 FEATURE_NAMES = ("own_centre",)
 WEIGHTS = {}
+ENDGAME = 0
 # </stacktune:generated>
 
 #: Share of `configuration.actTimeout` a move's search may use: the rest is the margin for
@@ -23,6 +24,11 @@ WEIGHTS = {}
 TIME_SHARE = 0.5
 #: Nodes searched between two looks at the clock.
 CLOCK_EVERY = 256
+#: The board the endgame stage plays on (rows, columns, line): stacktune's solver knows no other.
+STANDARD = (6, 7, 4)
+#: Positions the solver's table keeps before it starts over, so that a long game's memory
+#: stays bounded (a few hundred MB at most).
+TABLE_LIMIT = 1_000_000
 
 INF = float("inf")
 
@@ -61,6 +67,9 @@ class Rules:
         self.rows, self.columns, self.inarow = rows, columns, inarow
         stride = rows + 1
         self.steps = (1, stride, stride + 1, stride - 1)
+        self.four_shifts = tuple((s, 2 * s, 3 * s) for s in self.steps)
+        #: The empty cells that would complete a line for the owner of `discs`, given all discs.
+        self.winning_cells = self.completing_four if inarow == 4 else self.completing_cells
         column = (1 << rows) - 1
         self.column_masks = [column << (c * stride) for c in range(columns)]
         self.bottom = sum(1 << (c * stride) for c in range(columns))
@@ -72,6 +81,8 @@ class Rules:
         )
         self.windows = self._windows()
         self.order = [(c, self.column_masks[c]) for c in centre_first(columns)]
+        # The same with ranks that sort the centre first among moves equal otherwise.
+        self.solver_order = [(columns - i, mask) for i, (_, mask) in enumerate(self.order)]
         # The terms of the evaluation: (feature index, weight) for the weights this line length
         # has a feature for, in the features' order, zero weights left out as stacktune does.
         names = FEATURE_NAMES[: 10 + 2 * (inarow - 1)]
@@ -85,6 +96,7 @@ class Rules:
         self.window_sizes = range(1, (len(names) - 8) // 2)
         self.nodes = 0
         self.deadline = None
+        self.solver = Solver(self)
 
     def cell(self, column, row):
         return 1 << (column * (self.rows + 1) + row)
@@ -103,8 +115,9 @@ class Rules:
                         windows.append(mask)
         return windows
 
-    def winning_cells(self, discs, occupied):
-        """The empty cells that would complete a line for the owner of `discs`."""
+    def completing_cells(self, discs, occupied):
+        """The empty cells that would complete a line for the owner of `discs`: `winning_cells`
+        for any line length."""
         n = self.inarow
         cells = 0
         for step in self.steps:
@@ -115,6 +128,19 @@ class Rules:
                 after[j] = after[j - 1] & (discs >> (j * step))
             for a in range(n):
                 cells |= before[a] & after[n - 1 - a]
+        return cells & self.board & ~occupied
+
+    def completing_four(self, discs, occupied):
+        """`completing_cells` for lines of four, unrolled: half its time, on Kaggle's board
+        where the solver spends most of its own here."""
+        cells = 0
+        for one, two, three in self.four_shifts:
+            left = discs << one
+            right = discs >> one
+            two_left = left & (discs << two)
+            two_right = right & (discs >> two)
+            cells |= two_left & ((discs << three) | right)
+            cells |= two_right & (left | (discs >> three))
         return cells & self.board & ~occupied
 
     def score(self, own, opp):
@@ -209,11 +235,13 @@ class Rules:
             alpha = max(alpha, value)
         return best
 
-    def choose(self, own, opp, depth):
+    def choose(self, own, opp, depth, allowed=None):
         """The first best column at `depth` plies and its value: stacktune's `alpha_beta`
-        (depth 1: the one-ply player)."""
+        (depth 1: the one-ply player), among the `allowed` columns only when given."""
         best = None
         for column, after, terminal in self.moves(own, opp):
+            if allowed is not None and column not in allowed:
+                continue
             if depth <= 1:
                 value = terminal if terminal is not None else self.score(after, opp)
             else:
@@ -227,6 +255,113 @@ class Rules:
             if best is None or value > best[1]:
                 best = (column, value)
         return best
+
+
+class Solver:
+    """Perfect play as win, draw or loss (1, 0, −1 for the side to move), which is all the
+    endgame stage asks: far cheaper than the exact scores (how soon a game ends) of stacktune's
+    solver (src/games/connect/solver.rs), with Pascal Pons' techniques as that one: bitboards,
+    negamax with alpha-beta over null windows, a table of bounds, the moves that hand the
+    opponent a win left out, and the moves that make the most threats tried first.
+
+    Its table keeps, for one player's discs and all discs, the bounds it proved: facts about
+    a position whatever the search started from, so it is kept from one move to the next. A
+    search stopped by the clock records nothing it did not finish.
+    """
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.cells = rules.rows * rules.columns
+        self.table = {}
+
+    def negamax(self, own, occupied, moves, alpha, beta):
+        """The value for `own` to move, `moves` discs played, within (alpha, beta); fail-soft.
+        The side to move cannot win with this disc: its caller made sure."""
+        rules = self.rules
+        rules.tick()
+        winning_cells = rules.winning_cells
+        opp = own ^ occupied
+        threats = winning_cells(opp, occupied)
+        playable = (occupied + rules.bottom) & rules.board
+        forced = playable & threats
+        if forced:
+            if forced & (forced - 1):
+                return -1  # two wins to block
+            playable = forced
+        # Never under a cell where the opponent would win.
+        playable &= ~(threats >> 1)
+        if not playable:
+            return -1
+        if moves >= self.cells - 2:
+            return 0  # two cells left, and neither side can win in them
+        key = own + occupied
+        table = self.table
+        bounds = table.get(key)
+        if bounds is not None:
+            low, high = bounds
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            alpha = max(alpha, low)
+            beta = min(beta, high)
+            if alpha >= beta:
+                return alpha
+        # The moves by the threats they make, centre first among equals (a stable sort).
+        children = []
+        for rank, mask in rules.solver_order:
+            cell = playable & mask
+            if cell:
+                made = popcount(winning_cells(own | cell, occupied | cell))
+                children.append((made, rank, cell))
+        children.sort(reverse=True)
+        for _, _, cell in children:
+            value = -self.negamax(opp, occupied | cell, moves + 1, -beta, -alpha)
+            if value >= beta:
+                result = low = value
+                high = 1
+                break
+            alpha = max(alpha, value)
+        else:
+            result = high = alpha
+            low = -1
+        if bounds is not None:
+            low, high = max(low, bounds[0]), min(high, bounds[1])
+        if len(table) >= TABLE_LIMIT:
+            table.clear()
+        table[key] = (low, high)
+        return result
+
+    def above(self, own, occupied, moves, score):
+        """Whether the value for `own` to move, `moves` discs played, is above `score`: one
+        null-window search."""
+        rules = self.rules
+        if rules.winning_cells(own, occupied) & (occupied + rules.bottom) & rules.board:
+            return score < 1
+        if moves == self.cells:
+            return score < 0
+        return self.negamax(own, occupied, moves, score, score + 1) > score
+
+    def keeping(self, own, opp):
+        """The columns that keep the value of a position in play for `own` to move: the ones
+        that win when it is won, the ones that draw when it is drawn; None when it is lost
+        (every column loses)."""
+        rules = self.rules
+        occupied = own | opp
+        moves = popcount(occupied)
+        playable = (occupied + rules.bottom) & rules.board
+        wins = rules.winning_cells(own, occupied)
+        legal = [(c, playable & mask) for c, mask in rules.order if playable & mask]
+        # After a column, the opponent is to move: its value below 0 is our win.
+        won = {
+            c
+            for c, cell in legal
+            if cell & wins or not self.above(opp, occupied | cell, moves + 1, -1)
+        }
+        if won:
+            return won
+        drawn = {c for c, cell in legal if not self.above(opp, occupied | cell, moves + 1, 0)}
+        return drawn or None
 
 
 _RULES = {}
@@ -263,20 +398,38 @@ def read_board(rules, board, mark):
     return own, opp
 
 
-def choose_column(board, mark, rows, columns, inarow, depth):
-    """The column stacktune picks at a fixed `depth` (alpha-beta plies, 1: one ply) for the side
-    playing `mark` on a Kaggle board: what tests compare with stacktune."""
+def value_keeping(rules, own, opp, endgame):
+    """The columns stacktune's endgame stage (`--endgame`) lets the search choose from, or None
+    for all of them: on the standard board with at most `endgame` empty cells (0: never), the
+    columns that keep a won or drawn position won or drawn under perfect play. A lost position
+    keeps them all: the search plays on, hoping for an error."""
+    empty = rules.rows * rules.columns - popcount(own | opp)
+    if (rules.rows, rules.columns, rules.inarow) != STANDARD or not 0 < empty <= endgame:
+        return None
+    return rules.solver.keeping(own, opp)
+
+
+def choose_column(board, mark, rows, columns, inarow, depth, endgame=0):
+    """The column stacktune picks at a fixed `depth` (alpha-beta plies, 1: one ply) with an
+    endgame stage from `endgame` empty cells (0: none) for the side playing `mark` on a Kaggle
+    board: what tests compare with stacktune."""
     rules = rules_for(rows, columns, inarow)
     own, opp = read_board(rules, board, mark)
     rules.deadline = None
-    return rules.choose(own, opp, depth)[0]
+    allowed = value_keeping(rules, own, opp, endgame)
+    return rules.choose(own, opp, depth, allowed)[0]
 
 
 def agent(observation, configuration):
     """Kaggle's entry point: the column to play, searched one ply deeper at a time until
     TIME_SHARE of `actTimeout` is spent; the last depth searched in full decides. A depth
     where every column loses does not replace the choice of the depth before (against a
-    player who errs, the shallower choice still looks best), and a won position stops."""
+    player who errs, the shallower choice still looks best), and a won position stops.
+
+    From ENDGAME empty cells on (0: never), the search chooses among the columns that keep the
+    position's value under perfect play (`value_keeping`), solved first within the same time.
+    When the solver runs out of that time, the search chooses among all columns, as without
+    the endgame stage, in what time is left (at least the one-ply choice)."""
     start = time.perf_counter()
     rows = int(setting(configuration, "rows", 6))
     columns = int(setting(configuration, "columns", 7))
@@ -287,14 +440,20 @@ def agent(observation, configuration):
     rules = rules_for(rows, columns, inarow)
     own, opp = read_board(rules, board, mark)
     empty = rows * columns - popcount(own | opp)
+    deadline = start + TIME_SHARE * seconds
+    rules.deadline = deadline
+    try:
+        allowed = value_keeping(rules, own, opp, ENDGAME)
+    except OutOfTime:
+        allowed = None
     rules.deadline = None
-    column, value = rules.choose(own, opp, 1)
-    rules.deadline = start + TIME_SHARE * seconds
+    column, value = rules.choose(own, opp, 1, allowed)
+    rules.deadline = deadline
     depth = 1
     while value != INF and depth < empty:
         depth += 1
         try:
-            deeper, value = rules.choose(own, opp, depth)
+            deeper, value = rules.choose(own, opp, depth, allowed)
         except OutOfTime:
             break
         if value == -INF:

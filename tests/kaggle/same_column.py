@@ -1,7 +1,7 @@
 """Reads positions, one JSON object a line on standard input ({"board", "mark", "rows",
-"columns", "inarow", "depth"}, the board as Kaggle gives it), and prints the column the exported
-agent picks at that fixed depth for each, one a line: what tests/export.rs compares with
-stacktune's own choice.
+"columns", "inarow", "depth", "endgame"}, the board as Kaggle gives it, "endgame" 0 when
+absent), and prints the column the exported agent picks at that fixed depth with that endgame
+stage for each, one a line: what tests/export.rs compares with stacktune's own choice.
 
     python3 tests/kaggle/same_column.py submission.py < positions.jsonl
 """
@@ -24,7 +24,13 @@ def main():
     for line in sys.stdin:
         q = json.loads(line)
         column = submission.choose_column(
-            q["board"], q["mark"], q["rows"], q["columns"], q["inarow"], q["depth"]
+            q["board"],
+            q["mark"],
+            q["rows"],
+            q["columns"],
+            q["inarow"],
+            q["depth"],
+            q.get("endgame", 0),
         )
         out.append(str(column))
     sys.stdout.write("\n".join(out) + "\n")

@@ -121,7 +121,7 @@ fn alpha_beta_move(c: &mut Criterion) {
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.sample_size(10);
     for depth in [1, 2, 4, 6, 8] {
-        let player = Player::new(eval.clone(), Search::AlphaBeta { depth });
+        let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame: 0 });
         group.bench_function(format!("move_depth_{depth}"), |b| {
             b.iter(|| {
                 positions

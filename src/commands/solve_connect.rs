@@ -42,6 +42,11 @@ pub struct SolveConnectArgs {
     /// depth (`--depth 1 --depth 2 --depth 4`).
     #[arg(long, requires = "accuracy")]
     pub depth: Vec<u32>,
+    /// A weights file given to --accuracy keeps, from this many empty cells on, to the columns
+    /// the solver proves keep the value (as `play --endgame`), so every position with at most
+    /// that many empty cells is answered right.
+    #[arg(long, value_name = "EMPTY_CELLS", requires = "accuracy")]
+    pub endgame: Option<u32>,
     /// Worker threads solving the accuracy set (0 = one per core); results do not depend on it.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -213,6 +218,10 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
             crate::games::connect::MAX_DEPTH
         );
     }
+    let endgame = args.endgame.unwrap_or(0);
+    if let Some(e) = args.endgame {
+        crate::games::connect::check_endgame(&game, e)?;
+    }
     // A weights file gives one agent per depth; a reference agent, one.
     let mut agents = Vec::new();
     for spec in &args.accuracy {
@@ -221,8 +230,11 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
             Opponent::Linear { player, .. } => {
                 for &depth in &depths {
                     let mut player = player.clone();
-                    player.search = Search::AlphaBeta { depth };
-                    let name = format!("{} (depth {depth})", opponent.name());
+                    player.search = Search::AlphaBeta { depth, endgame };
+                    let name = match args.endgame {
+                        Some(e) => format!("{} (depth {depth}, endgame {e})", opponent.name()),
+                        None => format!("{} (depth {depth})", opponent.name()),
+                    };
                     agents.push(Opponent::Linear { name, player });
                 }
             }

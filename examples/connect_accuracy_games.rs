@@ -45,7 +45,7 @@ fn main() -> anyhow::Result<()> {
     for (depth, opponent) in fixtures {
         let mut player = Opponent::parse(&game, weights)?;
         if let Opponent::Linear { player, .. } = &mut player {
-            player.search = Search::AlphaBeta { depth };
+            player.search = Search::AlphaBeta { depth, endgame: 0 };
         }
         let opponent = opponent.as_ref().map_err(|e| anyhow::anyhow!("{e:#}"))?;
         for round in 0..games {

@@ -119,7 +119,7 @@ pub trait Game: Send + Sync {
     /// Everything the player may look at: the board, the piece to place and any preview.
     type Position: Clone + Send + Sync;
     /// One placement of the current piece.
-    type Move: Copy + Send + Sync + fmt::Debug;
+    type Move: Copy + Send + Sync + PartialEq + fmt::Debug;
 
     /// The registered name of the game (`tetris`, `puyo`, ...), written into weight files.
     fn name(&self) -> &'static str;
@@ -171,6 +171,15 @@ pub trait Game: Send + Sync {
         _position: &Self::Position,
         _visit: &mut impl FnMut(&Self::Position, f64),
     ) {
+    }
+
+    /// The moves that keep `position`'s value under perfect play, for a game with an exact
+    /// solver and a position it reads to the end cheaply (at most `endgame` empty cells);
+    /// `None` when it cannot, or when every move keeps the value (a lost position). A search
+    /// given these picks among them only, so the heuristic's horizon cannot lose a won or
+    /// drawn endgame, while its preferences still choose among the safe moves.
+    fn perfect_moves(&self, _position: &Self::Position, _endgame: u32) -> Option<Vec<Self::Move>> {
+        None
     }
 
     /// Plays `mv` for real: applies it and draws the next piece from `rng`.

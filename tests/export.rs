@@ -56,7 +56,13 @@ fn published_prefixes(game: &Connect) -> Vec<Position> {
 /// The positions of `games` played games, each before its every move: the weights at depth 2
 /// against random columns, colours alternated, and two random players, seeded.
 fn played_positions(game: &Connect, weights: &LinearPlayer, games: u64) -> Vec<Position> {
-    let player = Player::new(weights.clone(), Search::AlphaBeta { depth: 2 });
+    let player = Player::new(
+        weights.clone(),
+        Search::AlphaBeta {
+            depth: 2,
+            endgame: 0,
+        },
+    );
     let mut positions = Vec::new();
     for seed in 0..games {
         let mut rng = game_stream(seed, 0);
@@ -152,7 +158,13 @@ fn compare(
     assert_eq!(theirs.len(), queries.len());
     let mut deeper_differs = 0;
     for (i, ((position, depth), column)) in queries.iter().zip(&theirs).enumerate() {
-        let player = Player::new(weights.clone(), Search::AlphaBeta { depth: *depth });
+        let player = Player::new(
+            weights.clone(),
+            Search::AlphaBeta {
+                depth: *depth,
+                endgame: 0,
+            },
+        );
         let ours = player.choose(game, position).unwrap();
         assert_eq!(
             *column,

@@ -121,6 +121,7 @@ impl EvolveArgs {
         c.game.colours = g.colours.or(c.game.colours);
         c.game.inarow = g.inarow.or(c.game.inarow);
         c.game.depth = g.depth.or(c.game.depth);
+        c.game.endgame = g.endgame.or(c.game.endgame);
         c.game.beam_width = g.beam_width.or(c.game.beam_width);
         c.game.samples = g.samples.or(c.game.samples);
         c.game.unseen = g.unseen.or(c.game.unseen);

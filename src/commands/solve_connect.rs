@@ -2,19 +2,21 @@
 
 use super::search_flags::SearchFlags;
 use crate::episode::with_threads;
-use crate::games::connect::Connect;
 use crate::games::connect::accuracy::{
     ACCURACY_GAMES, ACCURACY_SEED, GAMES_SET_FILE, accuracy_set, games_set, move_accuracy,
 };
+use crate::games::connect::agents::Agent;
 use crate::games::connect::agents::Opponent;
 use crate::games::connect::solver::Solver;
+use crate::games::connect::{Column, Connect, Position};
 use crate::rng::game_stream;
 use crate::search::Search;
 use anyhow::{Context, Result, bail};
+use rand_chacha::ChaCha8Rng;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveConnectArgs {
@@ -42,6 +44,11 @@ pub struct SolveConnectArgs {
     /// depth (`--depth 1 --depth 2 --depth 4`).
     #[arg(long, requires = "accuracy")]
     pub depth: Vec<u32>,
+    /// A weights file given to --accuracy keeps, from this many empty cells on, to the columns
+    /// the solver proves keep the value (as `play --endgame`), so every position with at most
+    /// that many empty cells is answered right.
+    #[arg(long, value_name = "EMPTY_CELLS", requires = "accuracy")]
+    pub endgame: Option<u32>,
     /// Worker threads solving the accuracy set (0 = one per core); results do not depend on it.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -195,6 +202,25 @@ fn batch(file: &Path, search: &SearchFlags) -> Result<()> {
     Ok(())
 }
 
+/// An agent whose moves are timed: the mean and the longest move of the accuracy table, the
+/// longest being what a per-move time limit must allow.
+struct Timed<A> {
+    agent: A,
+    total: Duration,
+    longest: Duration,
+}
+
+impl<A: Agent> Agent for Timed<A> {
+    fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column {
+        let started = Instant::now();
+        let column = self.agent.choose(position, rng);
+        let took = started.elapsed();
+        self.total += took;
+        self.longest = self.longest.max(took);
+        column
+    }
+}
+
 /// The move-accuracy table of `--accuracy`: agents are checked before the set is solved, so a
 /// bad name fails at once.
 fn accuracy(args: &SolveConnectArgs) -> Result<()> {
@@ -213,6 +239,10 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
             crate::games::connect::MAX_DEPTH
         );
     }
+    let endgame = args.endgame.unwrap_or(0);
+    if let Some(e) = args.endgame {
+        crate::games::connect::check_endgame(&game, e)?;
+    }
     // A weights file gives one agent per depth; a reference agent, one.
     let mut agents = Vec::new();
     for spec in &args.accuracy {
@@ -221,8 +251,11 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
             Opponent::Linear { player, .. } => {
                 for &depth in &depths {
                     let mut player = player.clone();
-                    player.search = Search::AlphaBeta { depth };
-                    let name = format!("{} (depth {depth})", opponent.name());
+                    player.search = Search::AlphaBeta { depth, endgame };
+                    let name = match args.endgame {
+                        Some(e) => format!("{} (depth {depth}, endgame {e})", opponent.name()),
+                        None => format!("{} (depth {depth})", opponent.name()),
+                    };
                     agents.push(Opponent::Linear { name, player });
                 }
             }
@@ -246,17 +279,22 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
         .max(5);
     writeln!(
         out,
-        "{:<width$}  {:>7}  {:>7}  {:>9}",
-        "agent", "random", "games", "ms/move"
+        "{:<width$}  {:>7}  {:>7}  {:>9}  {:>8}",
+        "agent", "random", "games", "ms/move", "max ms"
     )?;
     for agent in &agents {
         let on_random = move_accuracy(&mut agent.agent(&game), &random, &mut game_stream(0, 0));
-        let started = Instant::now();
-        let on_games = move_accuracy(&mut agent.agent(&game), &games, &mut game_stream(0, 0));
-        let per_move = 1e3 * started.elapsed().as_secs_f64() / games.len() as f64;
+        let mut timed = Timed {
+            agent: agent.agent(&game),
+            total: Duration::ZERO,
+            longest: Duration::ZERO,
+        };
+        let on_games = move_accuracy(&mut timed, &games, &mut game_stream(0, 0));
+        let per_move = 1e3 * timed.total.as_secs_f64() / games.len() as f64;
+        let longest = 1e3 * timed.longest.as_secs_f64();
         writeln!(
             out,
-            "{:<width$}  {:5.1} %  {:5.1} %  {per_move:9.3}",
+            "{:<width$}  {:5.1} %  {:5.1} %  {per_move:9.3}  {longest:8.1}",
             agent.name(),
             100.0 * on_random,
             100.0 * on_games,

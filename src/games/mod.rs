@@ -56,6 +56,12 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Connect Four (7 × 6, 4 in a row): from this many empty cells on (1 to 42), the player
+    /// keeps to the columns an exact solver proves keep the game's value, and its search picks
+    /// among them (default: never).
+    #[arg(long, value_name = "EMPTY_CELLS")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endgame: Option<u32>,
     /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
     /// ply; a position's value is its evaluation plus the points of the moves before it.
     #[arg(long)]
@@ -182,6 +188,7 @@ impl GameSpec {
             // A beam width is refused for connect with the other settings (`build`).
             (depth, _) if name == "connect" => Ok(Search::AlphaBeta {
                 depth: depth.unwrap_or(1),
+                endgame: self.endgame.unwrap_or(0),
             }),
             // Contest Tetris always shows five pieces: its cheap default looks at one.
             (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
@@ -250,6 +257,9 @@ impl GameSpec {
         if let Some(d) = self.depth {
             s += &format!(" --depth {d}");
         }
+        if let Some(e) = self.endgame {
+            s += &format!(" --endgame {e}");
+        }
         if let Some(w) = self.beam_width {
             s += &format!(" --beam-width {w}");
         }
@@ -302,7 +312,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 18] = [
+        let settings: [(&str, bool, &[Ruleset]); 19] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -313,6 +323,7 @@ impl GameSpec {
             ("--colours", self.colours.is_some(), &[Puyo]),
             ("--fitness", self.fitness.is_some(), &[Puyo]),
             ("--inarow", self.inarow.is_some(), &[Connect]),
+            ("--endgame", self.endgame.is_some(), &[Connect]),
             ("--opponent", !self.opponents.is_empty(), &[Connect]),
             ("--bag7", self.bag7, &[Research]),
             ("--allow-topout", self.allow_topout, &[Research, Puyo]),

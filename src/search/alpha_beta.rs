@@ -4,28 +4,35 @@ use super::lookahead::{best_value, lookahead};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
 
-/// The first best move at `depth` plies (1: [`lookahead`] itself). Move values are from the
-/// mover's side, so the evaluation at the leaves is the mover's and each ply negates it; a move
-/// that decides the game takes its terminal value. Ties go to the first move in the game's
-/// order, so the choice is deterministic.
+/// The first best move at `depth` plies (1: [`lookahead`] itself), among `only` when given
+/// (the moves an endgame solver keeps). Move values are from the mover's side, so the
+/// evaluation at the leaves is the mover's and each ply negates it; a move that decides the
+/// game takes its terminal value. Ties go to the first move in the game's order, so the
+/// choice is deterministic.
 pub fn alpha_beta<G: Game>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
     depth: u32,
+    only: Option<&[G::Move]>,
 ) -> Option<G::Move> {
-    if depth <= 1 {
+    if depth <= 1 && only.is_none() {
         return lookahead(eval, game, position);
     }
+    let mask = if depth <= 1 { eval.mask() } else { 0 };
     let mut best: Option<(G::Move, f64)> = None;
-    game.for_each_move(position, 0, &mut |mv, after, outcome, _| {
+    game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
         let alpha = best.map_or(f64::NEG_INFINITY, |(_, b)| b);
-        if alpha == f64::INFINITY {
+        if alpha == f64::INFINITY || only.is_some_and(|kept| !kept.contains(&mv)) {
             return;
         }
-        let value = outcome
-            .terminal_value
-            .unwrap_or_else(|| -negamax(eval, game, after, depth - 1, f64::NEG_INFINITY, -alpha));
+        let value = if depth <= 1 {
+            eval.score(outcome, features)
+        } else {
+            outcome.terminal_value.unwrap_or_else(|| {
+                -negamax(eval, game, after, depth - 1, f64::NEG_INFINITY, -alpha)
+            })
+        };
         if best.is_none_or(|(_, b)| value > b) {
             best = Some((mv, value));
         }
@@ -113,7 +120,7 @@ mod tests {
                             best = Some((c, value));
                         }
                     });
-                    let chosen = alpha_beta(&eval, &game, &position, depth);
+                    let chosen = alpha_beta(&eval, &game, &position, depth, None);
                     assert_eq!(chosen, best.map(|b| b.0), "depth {depth}, seed {seed}");
                     checked += 1;
                     let column = RandomAgent::new(&game).choose(&position, &mut rng);

@@ -42,8 +42,10 @@ pub enum Search {
         unseen: u32,
     },
     /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
-    /// values are from the mover's side.
-    AlphaBeta { depth: u32 },
+    /// values are from the mover's side; from `endgame` empty cells on (0: never), only over
+    /// the moves the game's solver proves keep the position's value
+    /// ([`Game::perfect_moves`]).
+    AlphaBeta { depth: u32, endgame: u32 },
 }
 
 /// A weight set under a search: what plays the tuned side of a game.
@@ -70,7 +72,10 @@ impl<G: Game> Policy<G> for Player {
                 samples,
                 unseen,
             } => sampled_beam(&self.eval, game, position, width, samples, unseen),
-            Search::AlphaBeta { depth } => alpha_beta(&self.eval, game, position, depth),
+            Search::AlphaBeta { depth, endgame } => {
+                let kept = game.perfect_moves(position, endgame);
+                alpha_beta(&self.eval, game, position, depth, kept.as_deref())
+            }
         }
     }
 }

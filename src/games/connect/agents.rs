@@ -250,7 +250,13 @@ impl Opponent {
                 })?;
                 Opponent::Linear {
                     name: path.display().to_string(),
-                    player: Box::new(Player::new(player, Search::AlphaBeta { depth: 1 })),
+                    player: Box::new(Player::new(
+                        player,
+                        Search::AlphaBeta {
+                            depth: 1,
+                            endgame: 0,
+                        },
+                    )),
                 }
             }
         })

@@ -105,6 +105,21 @@ pub struct Connect {
     depth: u32,
 }
 
+/// Refuses an `--endgame` the solver cannot play: out of 1..=42, or another board than the
+/// 7 × 6 one, 4 in a row, that it solves.
+pub fn check_endgame(game: &Connect, endgame: u32) -> Result<()> {
+    if !(1..=42).contains(&endgame) {
+        bail!("--endgame {endgame} is out of range 1..=42 (empty cells of the 7 × 6 board)");
+    }
+    if game.geometry != Geometry::new(6, 7, 4) {
+        bail!(
+            "--endgame needs the 7 × 6 board, 4 in a row, that the solver solves, not {}",
+            game.rules()
+        );
+    }
+    Ok(())
+}
+
 /// A move is a column, 0-based.
 pub type Column = u8;
 
@@ -304,6 +319,9 @@ impl Connect {
             bail!("connect depth {depth} is out of range 1..={MAX_DEPTH}");
         }
         game.depth = depth;
+        if let Some(endgame) = spec.endgame {
+            check_endgame(&game, endgame)?;
+        }
         if !spec.opponents.is_empty() {
             game.pool = spec
                 .opponents
@@ -541,6 +559,21 @@ impl Game for Connect {
         self.empty()
     }
 
+    /// On the 7 × 6 board, 4 in a row, from `endgame` empty cells on: the solver's
+    /// [`perfect::value_keeping`] columns, with one solver (and its 8 MB table) per thread,
+    /// kept from move to move since what it learnt stays true.
+    fn perfect_moves(&self, position: &Position, endgame: u32) -> Option<Vec<Column>> {
+        let g = &self.geometry;
+        let empty = g.rows() * g.columns() - position.moves_played();
+        if endgame == 0 || empty > endgame || *g != Geometry::new(6, 7, 4) {
+            return None;
+        }
+        thread_local! {
+            static SOLVER: std::cell::RefCell<solver::Solver> = std::cell::RefCell::new(solver::Solver::new());
+        }
+        SOLVER.with(|s| perfect::value_keeping(&mut s.borrow_mut(), self, position))
+    }
+
     /// Visits legal columns centre first (see [`Connect::column_order`]). Moves that end the
     /// game carry a terminal value and no features.
     #[inline]
@@ -631,7 +664,10 @@ impl Game for Connect {
                     player: Box::new(Player::new(
                         LinearPlayer::from_vector(self.feature_names(), weights)
                             .expect("a champion's weights are finite"),
-                        Search::AlphaBeta { depth: self.depth },
+                        Search::AlphaBeta {
+                            depth: self.depth,
+                            endgame: 0,
+                        },
                     )),
                 }
             }));

@@ -104,6 +104,45 @@ impl Perfect {
     }
 }
 
+/// The columns that keep the value of a [`Connect::standard`] position in play under perfect
+/// play, centre first: in a won position those that win at once or leave the opponent lost; in
+/// a drawn one those that leave the opponent no win (the last cell included). `None` for a
+/// lost position, which every column keeps. Null-window searches only: the sign of each score
+/// is all this needs, far cheaper than the exact scores of [`Solver::analyse`].
+pub fn value_keeping(
+    solver: &mut Solver,
+    game: &Connect,
+    position: &Position,
+) -> Option<Vec<Column>> {
+    let solved = "a solver without a time limit runs to the end";
+    let won = ORDER[..COLUMNS]
+        .iter()
+        .any(|&c| game.is_legal(position, c) && game.wins(position, c))
+        || solver.is_above(position, 0).expect(solved);
+    if !won && !solver.is_above(position, -1).expect(solved) {
+        return None;
+    }
+    // The opponent's score after a column that keeps the value: below 0 (won), at most 0 (drawn).
+    let most = if won { -1 } else { 0 };
+    let kept = ORDER[..COLUMNS]
+        .iter()
+        .copied()
+        .filter(|&column| {
+            if !game.is_legal(position, column) {
+                return false;
+            }
+            let mut after = *position;
+            match game.play(&mut after, column) {
+                Some(Ending::Win) => true,
+                Some(Ending::Draw) => !won,
+                Some(Ending::Forfeit) => false,
+                None => !solver.is_above(&after, most).expect(solved),
+            }
+        })
+        .collect();
+    Some(kept)
+}
+
 /// Game `round` of a series between the perfect player and `opponent` (the opening and colours
 /// of [`opened`]), from the perfect player's side; see [`perfect_play_out`].
 pub fn perfect_round(

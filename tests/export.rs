@@ -4,6 +4,7 @@
 
 use stacktune::eval::LinearPlayer;
 use stacktune::game::{Game, Policy};
+use stacktune::games::connect::accuracy::games_set;
 use stacktune::games::connect::agents::{Agent, PolicyAgent, RandomAgent};
 use stacktune::games::connect::solver::PUBLISHED_VECTORS;
 use stacktune::games::connect::{Column, Connect, Position};
@@ -99,8 +100,11 @@ fn kaggle_board(game: &Connect, position: &Position) -> Vec<u8> {
         .collect()
 }
 
-/// The columns the exported agent picks for `queries` (position, depth) at the game's size.
-fn python_columns(agent: &Path, game: &Connect, queries: &[(Position, u32)]) -> Vec<Column> {
+/// A position, a search depth and an endgame (0: none): what the agent and stacktune are asked.
+type Query = (Position, u32, u32);
+
+/// The columns the exported agent picks for `queries` at the game's size.
+fn python_columns(agent: &Path, game: &Connect, queries: &[Query]) -> Vec<Column> {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     let script = root().join("tests/kaggle/same_column.py");
     let mut child = Command::new(&python)
@@ -112,7 +116,7 @@ fn python_columns(agent: &Path, game: &Connect, queries: &[(Position, u32)]) -> 
         .unwrap_or_else(|e| panic!("cannot run `{python}` (set PYTHON to a Python 3): {e}"));
     let g = game.geometry();
     let mut input = String::new();
-    for (position, depth) in queries {
+    for (position, depth, endgame) in queries {
         let query = serde_json::json!({
             "board": kaggle_board(game, position),
             "mark": position.to_move() + 1,
@@ -120,6 +124,7 @@ fn python_columns(agent: &Path, game: &Connect, queries: &[(Position, u32)]) -> 
             "columns": g.columns(),
             "inarow": g.inarow(),
             "depth": depth,
+            "endgame": endgame,
         });
         input.push_str(&query.to_string());
         input.push('\n');
@@ -136,6 +141,45 @@ fn python_columns(agent: &Path, game: &Connect, queries: &[(Position, u32)]) -> 
         .collect()
 }
 
+/// The column stacktune picks for `query`.
+fn stacktune_column(game: &Connect, weights: &LinearPlayer, query: &Query) -> Column {
+    let (position, depth, endgame) = *query;
+    let player = Player::new(weights.clone(), Search::AlphaBeta { depth, endgame });
+    player.choose(game, &position).unwrap()
+}
+
+/// Asserts that the agent picks stacktune's column for every query; returns the columns.
+fn assert_same_columns(
+    agent: &Path,
+    game: &Connect,
+    weights: &LinearPlayer,
+    queries: &[Query],
+) -> Vec<Column> {
+    let theirs = python_columns(agent, game, queries);
+    assert_eq!(theirs.len(), queries.len());
+    for (query, column) in queries.iter().zip(&theirs) {
+        let (position, depth, endgame) = query;
+        assert_eq!(
+            *column,
+            stacktune_column(game, weights, query),
+            "depth {depth}, endgame {endgame}, {} to move:\n{}",
+            ["X", "O"][position.to_move()],
+            game.render(position)
+        );
+    }
+    theirs
+}
+
+/// `positions` without repeats, in their first order.
+fn distinct(positions: &[Position]) -> Vec<Position> {
+    let mut seen = HashSet::new();
+    positions
+        .iter()
+        .filter(|p| seen.insert(**p))
+        .copied()
+        .collect()
+}
+
 /// Compares the agent with stacktune at depths 1 to 4 on `positions`; returns how many
 /// positions were compared and how many changed their column between depth 1 and depth 4.
 fn compare(
@@ -144,39 +188,13 @@ fn compare(
     weights: &LinearPlayer,
     positions: &[Position],
 ) -> (usize, usize) {
-    let mut seen = HashSet::new();
-    let positions: Vec<Position> = positions
+    let positions = distinct(positions);
+    let queries: Vec<Query> = positions
         .iter()
-        .filter(|p| seen.insert(**p))
-        .copied()
+        .flat_map(|p| (1..=4).map(move |depth| (*p, depth, 0)))
         .collect();
-    let queries: Vec<(Position, u32)> = positions
-        .iter()
-        .flat_map(|p| (1..=4).map(move |depth| (*p, depth)))
-        .collect();
-    let theirs = python_columns(agent, game, &queries);
-    assert_eq!(theirs.len(), queries.len());
-    let mut deeper_differs = 0;
-    for (i, ((position, depth), column)) in queries.iter().zip(&theirs).enumerate() {
-        let player = Player::new(
-            weights.clone(),
-            Search::AlphaBeta {
-                depth: *depth,
-                endgame: 0,
-            },
-        );
-        let ours = player.choose(game, position).unwrap();
-        assert_eq!(
-            *column,
-            ours,
-            "depth {depth}, {} to move:\n{}",
-            ["X", "O"][position.to_move()],
-            game.render(position)
-        );
-        if *depth == 4 && theirs[i - 3] != ours {
-            deeper_differs += 1;
-        }
-    }
+    let columns = assert_same_columns(agent, game, weights, &queries);
+    let deeper_differs = columns.chunks(4).filter(|c| c[0] != c[3]).count();
     (positions.len(), deeper_differs)
 }
 
@@ -198,6 +216,76 @@ fn the_agent_picks_stacktunes_column_at_depths_1_to_4() {
     // The depths are different players: a test that only met depth 1's choices would not
     // show the search is the same.
     assert!(deeper_differs > 100, "{deeper_differs} of {compared}");
+}
+
+/// With an endgame stage (`--endgame`), on positions of played games and of the games set
+/// with up to 24 empty cells, either side of the stage's start.
+#[test]
+fn the_agent_picks_stacktunes_column_with_an_endgame() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_in(
+        dir.path(),
+        &[
+            "export",
+            "kaggle",
+            "--weights",
+            root().join(WEIGHTS).to_str().unwrap(),
+            "--out",
+            "submission.py",
+            "--endgame",
+            "20",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let agent = dir.path().join("submission.py");
+    let python = std::fs::read_to_string(&agent).unwrap();
+    assert_eq!(python.matches("\nENDGAME = 20\n").count(), 1);
+    let game = Connect::standard();
+    let weights = weights_for(&game);
+    let late = |p: &Position| 42 - p.moves_played() <= 24;
+    let mut positions: Vec<Position> = played_positions(&game, &weights, 80)
+        .into_iter()
+        .filter(late)
+        .collect();
+    // The games set: every third position, so that the test stays within seconds.
+    positions.extend(
+        games_set()
+            .iter()
+            .map(|s| s.position)
+            .filter(late)
+            .step_by(3),
+    );
+    let positions = distinct(&positions);
+    let mut queries: Vec<Query> = Vec::new();
+    for endgame in [16, 20] {
+        for depth in [1, 2, 4] {
+            queries.extend(positions.iter().map(|p| (*p, depth, endgame)));
+        }
+    }
+    let columns = assert_same_columns(&agent, &game, &weights, &queries);
+    let within: Vec<(&Query, &Column)> = queries
+        .iter()
+        .zip(&columns)
+        .filter(|((p, _, endgame), _)| 42 - p.moves_played() <= *endgame)
+        .collect();
+    // The stage changed the choice of the plain search on some of them: a test where it never
+    // did would not show that the agent restricts its search as stacktune does.
+    let changed = within
+        .iter()
+        .filter(|((p, depth, _), column)| {
+            stacktune_column(&game, &weights, &(*p, *depth, 0)) != **column
+        })
+        .count();
+    assert!(
+        within.len() >= 1000,
+        "{} queries within the endgame",
+        within.len()
+    );
+    assert!(
+        changed >= 50,
+        "the endgame changed {changed} of {} choices",
+        within.len()
+    );
 }
 
 /// Kaggle configures the board and the line: the agent follows any size stacktune plays.

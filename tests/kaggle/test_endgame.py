@@ -1,8 +1,11 @@
-"""The exported agent's solver, which its endgame stage (`export kaggle --endgame N`) asks
-which columns keep a position's value: against Pascal Pons' published scores (win, draw or loss
-for the side to move) and against the scores of every column in the games set. The positions
-are those of at most 20 empty cells, which it solves in a few seconds all together; whether the
-agent then picks stacktune's column is tests/export.rs's job."""
+"""The exported agent's endgame stage (`export kaggle --endgame N`). Its solver, which says
+which columns keep a position's value, against Pascal Pons' published scores (win, draw or loss
+for the side to move) and against the scores of every column in the games set, on positions of
+at most 20 empty cells (a few seconds all together); and `agent` itself, on a clock that moves
+on by a fixed step at every look so that its search is the same on any machine: it keeps the
+value within its endgame where the plain search does not, and it falls back to the plain
+search when the solver runs out of time. That `choose_column` picks stacktune's column with an
+endgame is tests/export.rs's job."""
 
 import pathlib
 import sys
@@ -100,3 +103,94 @@ def test_the_stage_applies_on_the_standard_board_within_endgame_only(module):
     assert module.value_keeping(rules, own, opp, 0) is None
     # Lines of three on the same board: the solver's positions are of four only.
     assert module.value_keeping(module.rules_for(6, 7, 3), own, opp, 42) is None
+
+
+class Clock:
+    """A clock that moves on by `step` seconds at every look, for the agent's `time`: its
+    deepening then stops at the same depth on any machine."""
+
+    def __init__(self, step):
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self):
+        self.now += self.step
+        return self.now
+
+
+def kaggle_board(moves):
+    """Kaggle's board after `moves` (1-based columns): row 0 at the top, 1 the first player."""
+    board = [0] * 42
+    heights = [0] * 7
+    for i, ch in enumerate(moves):
+        column = int(ch) - 1
+        board[(5 - heights[column]) * 7 + column] = 1 + i % 2
+        heights[column] += 1
+    return board
+
+
+def play(module, monkeypatch, moves, endgame, step, seconds):
+    """The agent's column after `moves`, its ENDGAME `endgame`, given an actTimeout of
+    `seconds` on a clock of `step` seconds a look."""
+    monkeypatch.setattr(module, "ENDGAME", endgame)
+    monkeypatch.setattr(module, "time", Clock(step))
+    # The same node count and table for every move: the same looks at the clock.
+    rules = module.rules_for(6, 7, 4)
+    rules.nodes = 0
+    rules.solver.table.clear()
+    observation = {"board": kaggle_board(moves), "mark": 1 + len(moves) % 2}
+    configuration = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": seconds}
+    return module.agent(observation, configuration)
+
+
+def kept_columns(scores):
+    best = max(scores)
+    return {c for c, s in enumerate(scores) if sign(s) == sign(best)}
+
+
+def test_the_agent_keeps_the_value_within_its_endgame(module, monkeypatch):
+    # Won or drawn positions with at most 16 empty cells where only some columns keep the
+    # value, and three looks at the clock a move (767 nodes): the solver needs a few hundred.
+    late = [
+        (m, s)
+        for m, s in games_set()
+        if 42 - len(m) <= 16 and len(kept_columns(s)) < sum(x > -1000 for x in s)
+    ]
+    assert len(late) >= 300, len(late)
+    plain_lost = 0
+    for moves, scores in late:
+        column = play(module, monkeypatch, moves, 16, 0.001, 0.006)
+        assert column in kept_columns(scores), moves
+        plain = play(module, monkeypatch, moves, 0, 0.001, 0.006)
+        plain_lost += plain not in kept_columns(scores)
+    # Without the stage, the same search loses the value of some of them.
+    assert plain_lost >= 5, plain_lost
+
+
+def test_out_of_time_the_agent_chooses_among_all_columns(module, monkeypatch):
+    # A position with 21 to 24 empty cells whose one-ply choice loses the value, and where the
+    # solver has to search.
+    rules = module.rules_for(6, 7, 4)
+    rules.deadline = None
+    for moves, scores in games_set():
+        if not 21 <= 42 - len(moves) <= 24:
+            continue
+        own, opp = discs(rules, moves)
+        one_ply = rules.choose(own, opp, 1)[0]
+        if one_ply in kept_columns(scores):
+            continue
+        rules.solver.table.clear()
+        nodes = rules.nodes
+        module.value_keeping(rules, own, opp, 42)
+        if rules.nodes > nodes:
+            break
+    # Looking at the clock at every node, which jumps past the deadline at once: the solver
+    # gives up, and the agent chooses among all columns, as without the stage, in the time
+    # left (none: the one-ply choice).
+    rules.solver.table.clear()
+    every = module.CLOCK_EVERY
+    monkeypatch.setattr(module, "CLOCK_EVERY", 1)
+    assert play(module, monkeypatch, moves, 24, 10.0, 2) == one_ply
+    # Given the time, it keeps the value.
+    monkeypatch.setattr(module, "CLOCK_EVERY", every)
+    assert play(module, monkeypatch, moves, 24, 0.001, 2) in kept_columns(scores)

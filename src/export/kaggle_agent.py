@@ -67,7 +67,8 @@ class Rules:
         self.rows, self.columns, self.inarow = rows, columns, inarow
         stride = rows + 1
         self.steps = (1, stride, stride + 1, stride - 1)
-        self.four_shifts = tuple((s, 2 * s, 3 * s) for s in self.steps)
+        # The shifts of lines of four along a row and the diagonals.
+        self.four_shifts = tuple((s, 2 * s, 3 * s) for s in self.steps[1:])
         #: The empty cells that would complete a line for the owner of `discs`, given all discs.
         self.winning_cells = self.completing_four if inarow == 4 else self.completing_cells
         column = (1 << rows) - 1
@@ -131,9 +132,10 @@ class Rules:
         return cells & self.board & ~occupied
 
     def completing_four(self, discs, occupied):
-        """`completing_cells` for lines of four, unrolled: half its time, on Kaggle's board
-        where the solver spends most of its own here."""
-        cells = 0
+        """`completing_cells` for lines of four, unrolled, in less than half its time: the
+        solver spends most of its own here."""
+        # Up a column only the cell above three discs: the cells below discs are never empty.
+        cells = (discs << 1) & (discs << 2) & (discs << 3)
         for one, two, three in self.four_shifts:
             left = discs << one
             right = discs >> one
@@ -307,14 +309,17 @@ class Solver:
             beta = min(beta, high)
             if alpha >= beta:
                 return alpha
-        # The moves by the threats they make, centre first among equals (a stable sort).
-        children = []
-        for rank, mask in rules.solver_order:
-            cell = playable & mask
-            if cell:
-                made = popcount(winning_cells(own | cell, occupied | cell))
-                children.append((made, rank, cell))
-        children.sort(reverse=True)
+        if playable & (playable - 1):
+            # The moves by the threats they make, centre first among equals.
+            children = []
+            for rank, mask in rules.solver_order:
+                cell = playable & mask
+                if cell:
+                    made = popcount(winning_cells(own | cell, occupied | cell))
+                    children.append((made, rank, cell))
+            children.sort(reverse=True)
+        else:
+            children = ((0, 0, playable),)
         for _, _, cell in children:
             value = -self.negamax(opp, occupied | cell, moves + 1, -beta, -alpha)
             if value >= beta:

@@ -8,6 +8,7 @@ search when the solver runs out of time. That `choose_column` picks stacktune's 
 endgame is tests/export.rs's job."""
 
 import pathlib
+import random
 import sys
 from collections import Counter
 
@@ -194,3 +195,20 @@ def test_out_of_time_the_agent_chooses_among_all_columns(module, monkeypatch):
     # Given the time, it keeps the value.
     monkeypatch.setattr(module, "CLOCK_EVERY", every)
     assert play(module, monkeypatch, moves, 24, 0.001, 2) in kept_columns(scores)
+
+
+def test_lines_of_four_unrolled_find_the_cells_of_any_line(module):
+    # Random boards of several sizes: columns filled from the bottom to random heights, each
+    # disc of one player or the other (up a column, only the cell above its discs is empty).
+    rng = random.Random(7)
+    for rows, columns in ((6, 7), (5, 6), (7, 8), (10, 12)):
+        rules = module.rules_for(rows, columns, 4)
+        assert rules.winning_cells == rules.completing_four
+        for _ in range(500):
+            occupied = 0
+            for c in range(columns):
+                for r in range(rng.randint(0, rows)):
+                    occupied |= rules.cell(c, r)
+            discs = occupied & rng.getrandbits(rules.board.bit_length())
+            four = rules.completing_four(discs, occupied)
+            assert four == rules.completing_cells(discs, occupied)

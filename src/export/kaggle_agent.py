@@ -3,9 +3,13 @@
 It plays the weights as stacktune plays them (src/games/connect and src/search/alpha_beta.rs):
 the same features of the board a move leaves, seen from the player who made it; the same
 evaluation, the weights times the features added one by one in the features' order; the same
-negamax with alpha-beta, columns tried centre first, and ties to the first best column. At a
-fixed depth it picks the column stacktune picks from the same position (tests/export.rs checks
-it). For Kaggle it deepens one ply at a time until the time a move may take is half spent.
+negamax with alpha-beta, columns tried centre first, and ties to the first best column; and
+the same endgame stage (`--endgame`, ENDGAME below, 0: none): on the 7 × 6 board with lines of
+four, from ENDGAME empty cells on, its own exact solver keeps the search to the columns that
+keep a won or drawn position's value. At a fixed depth it picks the column stacktune picks from
+the same position (tests/export.rs checks it). For Kaggle it deepens one ply at a time until
+the time a move may take is half spent, the solver's time included; a solver out of time
+restricts nothing.
 
 Standard library only, so that it runs as it is on Kaggle's image: submit this one file.
 """
@@ -27,8 +31,11 @@ CLOCK_EVERY = 256
 #: The board the endgame stage plays on (rows, columns, line): stacktune's solver knows no other.
 STANDARD = (6, 7, 4)
 #: Positions the solver's table keeps before it starts over, so that a long game's memory
-#: stays bounded (a few hundred MB at most).
+#: stays bounded (about 75 MB).
 TABLE_LIMIT = 1_000_000
+#: The bounds a table entry can hold, (lower, upper) with each of −1, 0 and 1, made once so
+#: that the entries share them: half the memory of a tuple each.
+BOUNDS = tuple(tuple((low, high) for high in (-1, 0, 1)) for low in (-1, 0, 1))
 
 INF = float("inf")
 
@@ -334,7 +341,7 @@ class Solver:
             low, high = max(low, bounds[0]), min(high, bounds[1])
         if len(table) >= TABLE_LIMIT:
             table.clear()
-        table[key] = (low, high)
+        table[key] = BOUNDS[low + 1][high + 1]
         return result
 
     def above(self, own, occupied, moves, score):

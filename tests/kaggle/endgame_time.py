@@ -3,7 +3,8 @@
 long the agent's solver takes to find the columns that keep the position's value
 (`value_keeping`, what the agent does first from ENDGAME empty cells on), starting each
 position with an empty table (a game's first solved move, the slowest case). Prints one JSON
-line per N: positions, median and slowest seconds, nodes of the slowest.
+line per N: positions, median and slowest seconds, and the nodes searched, median and most
+(the same on any machine).
 
     python3 tests/kaggle/endgame_time.py submission.py --empty 16 20 24
 """
@@ -54,14 +55,14 @@ def main():
             begin = time.perf_counter()
             submission.value_keeping(rules, own, opp, empty)
             times.append((time.perf_counter() - begin, rules.nodes, moves))
-        slowest = max(times)
         line = {
             "empty": empty,
             "positions": len(times),
             "median_s": round(statistics.median(t for t, _, _ in times), 4),
-            "slowest_s": round(slowest[0], 4),
-            "slowest_nodes": slowest[1],
-            "slowest_moves": slowest[2],
+            "slowest_s": round(max(t for t, _, _ in times), 4),
+            "median_nodes": statistics.median_low(n for _, n, _ in times),
+            "most_nodes": max(n for _, n, _ in times),
+            "most_nodes_moves": max((n, m) for _, n, m in times)[1],
         }
         print(json.dumps(line), flush=True)
 

@@ -9,11 +9,11 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
 use stacktune::game::{Game, Policy};
-use stacktune::games::connect::Connect;
 use stacktune::games::connect::accuracy::games_set;
 use stacktune::games::connect::agents::PolicyAgent;
 use stacktune::games::connect::matches::play_out;
 use stacktune::games::connect::solver::{Solver, published_positions};
+use stacktune::games::connect::{Connect, Position};
 use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
@@ -107,32 +107,14 @@ fn solver_on_published_vectors(c: &mut Criterion) {
 /// One move of the shipped depth-tuned player at each depth it is measured at, averaged over
 /// 20 positions spread through the games accuracy set.
 fn alpha_beta_move(c: &mut Criterion) {
-    let game = Connect::standard();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/connect/parity.toml");
-    let file = WeightFile::load(std::path::Path::new(path)).unwrap();
-    let eval = LinearPlayer::from_file(&game, &file).unwrap();
     let set = games_set();
     let positions: Vec<_> = set
         .iter()
         .step_by(set.len() / 20)
         .map(|s| s.position)
         .collect();
-    let mut group = c.benchmark_group("connect_7x6_alpha_beta");
-    group.throughput(Throughput::Elements(positions.len() as u64));
-    group.sample_size(10);
-    for depth in [1, 2, 4, 6, 8] {
-        let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame: 0 });
-        group.bench_function(format!("move_depth_{depth}"), |b| {
-            b.iter(|| {
-                positions
-                    .iter()
-                    .filter_map(|p| player.choose(&game, black_box(p)))
-                    .map(u32::from)
-                    .sum::<u32>()
-            })
-        });
-    }
-    group.finish();
+    let searches = [1, 2, 4, 6, 8].map(|depth| (depth, 0));
+    shipped_moves(c, "connect_7x6_alpha_beta", &positions, &searches);
 }
 
 /// A move of the shipped player with the endgame it is measured with (`--endgame 26`), over
@@ -140,17 +122,26 @@ fn alpha_beta_move(c: &mut Criterion) {
 /// solver table warm from the positions before it, as in a game; 20 positions repeated would
 /// be answered from the table after the first iteration.
 fn endgame_move(c: &mut Criterion) {
+    let positions: Vec<_> = games_set().iter().map(|s| s.position).collect();
+    shipped_moves(c, "connect_7x6_endgame", &positions, &[(4, 26), (6, 26)]);
+}
+
+/// Times `parity.toml` choosing a move in each of `positions`, one bench per (depth, endgame).
+fn shipped_moves(c: &mut Criterion, group: &str, positions: &[Position], searches: &[(u32, u32)]) {
     let game = Connect::standard();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/connect/parity.toml");
     let file = WeightFile::load(std::path::Path::new(path)).unwrap();
     let eval = LinearPlayer::from_file(&game, &file).unwrap();
-    let positions: Vec<_> = games_set().iter().map(|s| s.position).collect();
-    let mut group = c.benchmark_group("connect_7x6_endgame");
+    let mut group = c.benchmark_group(group);
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.sample_size(10);
-    for depth in [4, 6] {
-        let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame: 26 });
-        group.bench_function(format!("move_depth_{depth}_endgame_26"), |b| {
+    for &(depth, endgame) in searches {
+        let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame });
+        let name = match endgame {
+            0 => format!("move_depth_{depth}"),
+            e => format!("move_depth_{depth}_endgame_{e}"),
+        };
+        group.bench_function(name, |b| {
             b.iter(|| {
                 positions
                     .iter()

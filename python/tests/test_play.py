@@ -26,6 +26,10 @@ CASES = [
         dict(weights="weights/connect/evolved.toml", games=4, seed=1, opponent=["random", "negamax4"]),
         ["--weights", "weights/connect/evolved.toml", "--games", "4", "--seed", "1", "--opponent", "random", "--opponent", "negamax4"],
     ),
+    (
+        dict(weights="weights/connect/parity.toml", depth=2, endgame=22, games=8, seed=5, opponent=["negamax4"]),
+        ["--weights", "weights/connect/parity.toml", "--depth", "2", "--endgame", "22", "--games", "8", "--seed", "5", "--opponent", "negamax4"],
+    ),
 ]
 
 

@@ -111,7 +111,7 @@ pub fn check_endgame(game: &Connect, endgame: u32) -> Result<()> {
     if !(1..=42).contains(&endgame) {
         bail!("--endgame {endgame} is out of range 1..=42 (empty cells of the 7 × 6 board)");
     }
-    if game.geometry != Geometry::new(6, 7, 4) {
+    if !game.is_standard() {
         bail!(
             "--endgame needs the 7 × 6 board, 4 in a row, that the solver solves, not {}",
             game.rules()
@@ -335,6 +335,11 @@ impl Connect {
     /// The classic game: 6 rows, 7 columns, 4 in a row (what the solver solves).
     pub fn standard() -> Connect {
         Connect::new(6, 7, 4).expect("6 × 7 × 4 is a valid size")
+    }
+
+    /// Whether this is [`standard`](Connect::standard)'s size, the only one the solver reads.
+    pub fn is_standard(&self) -> bool {
+        self.geometry == Geometry::new(6, 7, 4)
     }
 
     pub fn geometry(&self) -> &Geometry {
@@ -565,7 +570,7 @@ impl Game for Connect {
     fn perfect_moves(&self, position: &Position, endgame: u32) -> Option<Vec<Column>> {
         let g = &self.geometry;
         let empty = g.rows() * g.columns() - position.moves_played();
-        if endgame == 0 || empty > endgame || *g != Geometry::new(6, 7, 4) {
+        if endgame == 0 || empty > endgame || !self.is_standard() {
             return None;
         }
         thread_local! {

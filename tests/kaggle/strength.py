@@ -8,7 +8,8 @@ agent moves first in the even-numbered games), game i's random choices seeded wi
 series run in less time: the agent then searches less deep, so its results are a lower bound
 for the agent given Kaggle's time. `--depth D` plays the file's fixed-depth search instead
 (`choose_column`, the search the agent deepens), which no clock changes: the same results on
-any machine. The opponents keep Kaggle's configuration.
+any machine; `--endgame N` adds the endgame stage to it (the agent itself plays the file's
+ENDGAME). The opponents keep Kaggle's configuration.
 """
 
 import argparse
@@ -22,9 +23,10 @@ from kaggle_environments import make
 from kaggle_environments.agent import get_last_callable
 
 
-def load_agent(path, seconds=None, depth=None):
+def load_agent(path, seconds=None, depth=None, endgame=0):
     """The agent as Kaggle loads a submission (the last callable the file defines), given an
-    actTimeout of `seconds`, or searching a fixed `depth` (the file's `choose_column`)."""
+    actTimeout of `seconds`, or searching a fixed `depth` with an endgame stage from `endgame`
+    empty cells (the file's `choose_column`)."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
     agent = get_last_callable(source, path=path)
@@ -36,7 +38,8 @@ def load_agent(path, seconds=None, depth=None):
 
         def fixed(observation, configuration):
             c = configuration
-            return choose(observation.board, observation.mark, c.rows, c.columns, c.inarow, depth)
+            board, mark = observation.board, observation.mark
+            return choose(board, mark, c.rows, c.columns, c.inarow, depth, endgame)
 
         return fixed
     if seconds is not None:
@@ -48,12 +51,12 @@ def load_agent(path, seconds=None, depth=None):
     return agent
 
 
-def play(path, opponent, first, seconds, depth, seed):
+def play(path, opponent, first, seconds, depth, endgame, seed):
     """One game in Kaggle's environment, the built-in agents' random choices seeded with
     `seed`: the agent's result (1 win, 0 draw, -1 loss) and the statuses, which say whether
     anyone erred or ran out of time."""
     random.seed(seed)
-    timed = load_agent(path, seconds, depth)
+    timed = load_agent(path, seconds, depth, endgame)
 
     env = make("connectx", debug=True)
     agents = [timed, opponent] if first else [opponent, timed]
@@ -63,9 +66,9 @@ def play(path, opponent, first, seconds, depth, seed):
     return ours["reward"], statuses
 
 
-def series(path, opponent, games, seconds=None, depth=None, workers=2):
+def series(path, opponent, games, seconds=None, depth=None, endgame=0, workers=2):
     """`games` games against `opponent`, the agent first in the even-numbered ones."""
-    args = [(path, opponent, i % 2 == 0, seconds, depth, i) for i in range(games)]
+    args = [(path, opponent, i % 2 == 0, seconds, depth, endgame, i) for i in range(games)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(play, *zip(*args)))
     tally = {"opponent": opponent, "games": games, "wins": 0, "draws": 0, "losses": 0, "errors": 0}
@@ -93,10 +96,21 @@ def main():
     parser.add_argument(
         "--depth", type=int, help="search this many plies a move instead (no clock: reproducible)"
     )
+    parser.add_argument(
+        "--endgame", type=int, default=0, help="with --depth: the endgame stage from N empty cells"
+    )
     parser.add_argument("--workers", type=int, default=2, help="games played at once")
     args = parser.parse_args()
     for opponent in args.opponent or ["random", "negamax"]:
-        tally = series(args.agent, opponent, args.games, args.seconds, args.depth, args.workers)
+        tally = series(
+            args.agent,
+            opponent,
+            args.games,
+            args.seconds,
+            args.depth,
+            args.endgame,
+            args.workers,
+        )
         print(json.dumps(tally), flush=True)
     return 0
 

@@ -22,18 +22,17 @@ use common::{assert_one_line_error, root, run_in, stdout};
 /// The shipped weights that use every feature family, the parity features included.
 const WEIGHTS: &str = "weights/connect/parity.toml";
 
-/// Runs `export kaggle` in `dir`.
-fn export_kaggle(dir: &Path, weights: &Path, out: &str) -> std::process::Output {
+/// Runs `export kaggle` in `dir`, with `extra` arguments.
+fn export_kaggle(dir: &Path, weights: &Path, out: &str, extra: &[&str]) -> std::process::Output {
     let weights = weights.to_str().unwrap();
-    run_in(
-        dir,
-        &["export", "kaggle", "--weights", weights, "--out", out],
-    )
+    let mut args = vec!["export", "kaggle", "--weights", weights, "--out", out];
+    args.extend_from_slice(extra);
+    run_in(dir, &args)
 }
 
 /// Exports the shipped connect weights into `dir` and returns the agent's path.
 fn export(dir: &Path) -> std::path::PathBuf {
-    let out = export_kaggle(dir, &root().join(WEIGHTS), "submission.py");
+    let out = export_kaggle(dir, &root().join(WEIGHTS), "submission.py", &[]);
     assert!(
         out.status.success(),
         "{}",
@@ -223,19 +222,8 @@ fn the_agent_picks_stacktunes_column_at_depths_1_to_4() {
 #[test]
 fn the_agent_picks_stacktunes_column_with_an_endgame() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "export",
-            "kaggle",
-            "--weights",
-            root().join(WEIGHTS).to_str().unwrap(),
-            "--out",
-            "submission.py",
-            "--endgame",
-            "20",
-        ],
-    );
+    let weights = root().join(WEIGHTS);
+    let out = export_kaggle(dir.path(), &weights, "submission.py", &["--endgame", "20"]);
     assert!(out.status.success(), "{out:?}");
     let agent = dir.path().join("submission.py");
     let python = std::fs::read_to_string(&agent).unwrap();
@@ -306,7 +294,7 @@ fn the_agent_picks_stacktunes_column_on_other_sizes() {
 fn an_existing_out_file_is_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("submission.py"), "mine").unwrap();
-    let out = export_kaggle(dir.path(), &root().join(WEIGHTS), "submission.py");
+    let out = export_kaggle(dir.path(), &root().join(WEIGHTS), "submission.py", &[]);
     assert_one_line_error(&out, "submission.py already exists; it is not overwritten");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("submission.py")).unwrap(),
@@ -318,7 +306,7 @@ fn an_existing_out_file_is_never_overwritten() {
 fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let tetris = root().join("weights/contest/beam-l2.toml");
-    let out = export_kaggle(dir.path(), &tetris, "a.py");
+    let out = export_kaggle(dir.path(), &tetris, "a.py", &[]);
     assert_one_line_error(
         &out,
         &format!(
@@ -326,7 +314,7 @@ fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
             tetris.display()
         ),
     );
-    let out = export_kaggle(dir.path(), Path::new("missing.toml"), "a.py");
+    let out = export_kaggle(dir.path(), Path::new("missing.toml"), "a.py", &[]);
     assert_one_line_error(&out, "cannot read weights file missing.toml");
     // Nothing was written, not even a temporary file.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -336,17 +324,7 @@ fn weights_of_another_game_or_no_file_are_refused_in_one_line() {
 fn an_endgame_beyond_the_board_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let weights = root().join(WEIGHTS);
-    let args = [
-        "export",
-        "kaggle",
-        "--weights",
-        weights.to_str().unwrap(),
-        "--out",
-        "submission.py",
-        "--endgame",
-        "43",
-    ];
-    let out = run_in(dir.path(), &args);
+    let out = export_kaggle(dir.path(), &weights, "submission.py", &["--endgame", "43"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),

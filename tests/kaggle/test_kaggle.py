@@ -1,7 +1,7 @@
 """The exported agent in Kaggle's own ConnectX environment (kaggle-environments): it plays
-whole games against the built-in `random` and `negamax` agents on both sides and on other
-board sizes without an error or a timeout, as Kaggle loads a submission, and it wins as often
-as the export promises over 200 games per opponent."""
+whole games against the built-in `random` and `negamax` agents on both sides (also with an
+endgame stage) and on other board sizes without an error or a timeout, as Kaggle loads a
+submission, and it wins as often as the export promises over 200 games per opponent."""
 
 import pathlib
 import random
@@ -31,6 +31,14 @@ def test_plays_whole_games_on_both_sides(submission, opponent, first):
         ours, statuses = run_game(submission, opponent, first, seed=seed)
         assert statuses == ["DONE", "DONE"]
         assert ours["reward"] == 1, f"seed {seed}"
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_plays_whole_games_with_an_endgame(submission_with_endgame, first):
+    # The solver and the search share the move's time: no timeout, and the games are won.
+    ours, statuses = run_game(submission_with_endgame, "negamax", first)
+    assert statuses == ["DONE", "DONE"]
+    assert ours["reward"] == 1
 
 
 @pytest.mark.parametrize("rows,columns,inarow", [(7, 8, 5), (5, 6, 4), (6, 7, 3), (10, 12, 6)])

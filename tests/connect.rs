@@ -12,7 +12,7 @@ use stacktune::rng::game_stream;
 use std::collections::BTreeMap;
 
 mod common;
-use common::{assert_one_line_error, read, run, run_in};
+use common::{assert_each_refused, assert_one_line_error, read, run, run_in};
 
 /// The vectors as the testdata README lists them.
 const VECTORS: &str = "\
@@ -645,40 +645,40 @@ fn bad_board_files_get_one_line_naming_file_and_line() {
 #[test]
 fn bad_settings_get_one_line() {
     let dir = hand_dir();
-    for (args, needle) in [
-        (
-            &["--width", "9", "--height", "7"][..],
-            "connect board 9x7 is too large",
-        ),
-        (
-            &["--inarow", "1"][..],
-            "connect inarow 1 is out of range 2..=12",
-        ),
-        (
-            &["--width", "3", "--height", "3"][..],
-            "no line of 4 fits on a 3x3 connect board",
-        ),
-        (
-            &["--depth", "0"][..],
-            "connect depth 0 is out of range 1..=8",
-        ),
-        (
-            &["--opponent", "nobody"][..],
-            "opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file",
-        ),
-        (
-            &["--opponent", "hand.toml", "--inarow", "3"][..],
-            "opponent weights file hand.toml: unknown feature `opp_windows_3` for game connect",
-        ),
-        (
-            &["--rules", "tsu"][..],
-            "--rules is a tetris or puyo setting; connect does not use it",
-        ),
-    ] {
-        let mut all = vec!["play", "--game", "connect", "--weights", "hand.toml"];
-        all.extend_from_slice(args);
-        assert_one_line_error(&run_in(dir.path(), &all), needle);
-    }
+    assert_each_refused(
+        dir.path(),
+        &["play", "--game", "connect", "--weights", "hand.toml"],
+        &[
+            (
+                &["--width", "9", "--height", "7"][..],
+                "connect board 9x7 is too large",
+            ),
+            (
+                &["--inarow", "1"][..],
+                "connect inarow 1 is out of range 2..=12",
+            ),
+            (
+                &["--width", "3", "--height", "3"][..],
+                "no line of 4 fits on a 3x3 connect board",
+            ),
+            (
+                &["--depth", "0"][..],
+                "connect depth 0 is out of range 1..=8",
+            ),
+            (
+                &["--opponent", "nobody"][..],
+                "opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file",
+            ),
+            (
+                &["--opponent", "hand.toml", "--inarow", "3"][..],
+                "opponent weights file hand.toml: unknown feature `opp_windows_3` for game connect",
+            ),
+            (
+                &["--rules", "tsu"][..],
+                "--rules is a tetris or puyo setting; connect does not use it",
+            ),
+        ],
+    );
     let tetris = run_in(
         dir.path(),
         &[

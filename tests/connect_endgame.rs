@@ -11,7 +11,7 @@ use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 
 mod common;
-use common::{assert_one_line_error, root, run};
+use common::{assert_each_refused, assert_one_line_error, root, run};
 
 const WEIGHTS: &str = "weights/connect/parity.toml";
 
@@ -145,24 +145,24 @@ fn play_with_an_endgame_is_the_same_at_any_thread_count_and_stronger() {
 fn an_endgame_the_solver_cannot_play_is_refused_in_one_line() {
     let weights = root().join(WEIGHTS);
     let weights = weights.to_str().unwrap();
-    for (extra, needle) in [
-        (
-            &["--endgame", "43"][..],
-            "--endgame 43 is out of range 1..=42 (empty cells of the 7 × 6 board)",
-        ),
-        (
-            &["--endgame", "0"][..],
-            "--endgame 0 is out of range 1..=42",
-        ),
-        (
-            &["--endgame", "10", "--width", "8"][..],
-            "--endgame needs the 7 × 6 board, 4 in a row, that the solver solves, not 8x6, 4 in a row",
-        ),
-    ] {
-        let mut args = vec!["play", "--weights", weights, "--games", "2"];
-        args.extend_from_slice(extra);
-        assert_one_line_error(&run(&args), needle);
-    }
+    assert_each_refused(
+        &root(),
+        &["play", "--weights", weights, "--games", "2"],
+        &[
+            (
+                &["--endgame", "43"][..],
+                "--endgame 43 is out of range 1..=42 (empty cells of the 7 × 6 board)",
+            ),
+            (
+                &["--endgame", "0"][..],
+                "--endgame 0 is out of range 1..=42",
+            ),
+            (
+                &["--endgame", "10", "--width", "8"][..],
+                "--endgame needs the 7 × 6 board, 4 in a row, that the solver solves, not 8x6, 4 in a row",
+            ),
+        ],
+    );
     assert_one_line_error(
         &run(&[
             "play",

@@ -42,24 +42,24 @@ fn a_beam_over_the_preview_is_its_own_player_and_reproducible() {
 
 #[test]
 fn bad_search_settings_get_one_clear_line() {
-    for (extra, needle) in [
-        (
-            &["--depth", "3"][..],
-            "--depth sets the beam's depth for tetris; give --beam-width too",
-        ),
-        (
-            &["--beam-width", "0"][..],
-            "--beam-width 0 is out of range 1..=100000",
-        ),
-        (
-            &["--beam-width", "4", "--depth", "17"][..],
-            "--depth 17 is out of range 1..=16",
-        ),
-    ] {
-        let mut args = vec!["play", "--weights", "weights/tetris/el-tetris.toml"];
-        args.extend_from_slice(extra);
-        assert_one_line_error(&run(&args), needle);
-    }
+    assert_each_refused(
+        &root(),
+        &["play", "--weights", "weights/tetris/el-tetris.toml"],
+        &[
+            (
+                &["--depth", "3"][..],
+                "--depth sets the beam's depth for tetris; give --beam-width too",
+            ),
+            (
+                &["--beam-width", "0"][..],
+                "--beam-width 0 is out of range 1..=100000",
+            ),
+            (
+                &["--beam-width", "4", "--depth", "17"][..],
+                "--depth 17 is out of range 1..=16",
+            ),
+        ],
+    );
     assert_one_line_error(
         &run(&[
             "play",

@@ -39,6 +39,16 @@ pub fn assert_one_line_error(out: &Output, needle: &str) {
     assert!(lines[0].contains(needle), "want `{needle}` in: {stderr}");
 }
 
+/// Runs `base` followed by each case's extra arguments in `dir`, and asserts each fails with
+/// one line containing the case's needle: a command's table of refusals.
+pub fn assert_each_refused(dir: &Path, base: &[&str], cases: &[(&[&str], &str)]) {
+    for (extra, needle) in cases {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        assert_one_line_error(&run_in(dir, &args), needle);
+    }
+}
+
 /// The text of the file `name` in `dir`; the panic names both.
 pub fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name))

@@ -26,6 +26,11 @@ pub struct WeightFile {
     pub width: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<usize>,
+    /// Puyo: the pairs the player saw when it was tuned and measured (`--pairs-shown`), used
+    /// when the user names none: a beam tuned on three pairs is a weaker player on one, so the
+    /// file alone must reproduce its figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs_shown: Option<u8>,
     /// The search the weights play under when the user names none: weights tuned for a beam
     /// are a different player at one ply, so the file says which player its figures are for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,6 +143,7 @@ impl WeightFile {
             rules: self.rules.as_deref(),
             width: self.width,
             height: self.height,
+            pairs_shown: self.pairs_shown,
             search: self.search.as_ref(),
             weights: Ordered(weights),
             meta: &self.meta,
@@ -161,6 +167,8 @@ struct InOrder<'a> {
     width: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     height: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pairs_shown: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     search: Option<&'a SearchSettings>,
     weights: Ordered<'a>,
@@ -194,6 +202,7 @@ mod tests {
             rules: Some("contest".into()),
             width: Some(10),
             height: None,
+            pairs_shown: Some(3),
             search: Some(SearchSettings {
                 beam_width: 100,
                 depth: Some(3),

@@ -7,7 +7,6 @@ use common::*;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 /// A small but real run: Tetris 6 × 10 with eight features.
 const CONFIG: &str = r#"
@@ -265,14 +264,11 @@ fn resume_after_kill(kind: &str) {
         .current_dir(dir.path())
         .spawn()
         .unwrap();
-    let start = Instant::now();
     let cut = dir.path().join("cut");
     // The page is written after the history: wait for both.
-    while (generations_done(&cut) == 0 || !cut.join("report.html").is_file())
-        && start.elapsed() < Duration::from_secs(120)
-    {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_while_running(&mut child, "its first generation's page", || {
+        generations_done(&cut) > 0 && cut.join("report.html").is_file()
+    });
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     child.wait().unwrap();
     let done = generations_done(&dir.path().join("cut"));
@@ -366,7 +362,7 @@ fn built_in_run_works_outside_the_repository() {
     );
     assert!(
         stdout
-            .contains("baseline weights/tetris/dellacherie.toml: 2432.9 ± 109.2 on the same games"),
+            .contains("baseline weights/tetris/dellacherie.toml: 2432.9 ± 109.3 on the same games"),
         "{stdout}"
     );
     assert!(dir.path().join("run/best.toml").exists());

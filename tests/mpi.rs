@@ -10,7 +10,7 @@ use common::*;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A small Tetris run (10 × 8, capped games) with validation and final held-out games.
 const TETRIS: &str = r#"
@@ -237,10 +237,9 @@ fn resumes_after_a_killed_rank(kill_rank_0: bool, resume_ranks: usize) {
     let mut job = mpirun(dir.path(), 2, &args);
     // mpirun's report of the killed rank is expected: keep it out of the test's output.
     let mut job = job.stderr(Stdio::null()).spawn().expect("mpirun runs");
-    let start = Instant::now();
-    while generations_done(&cut) == 0 && start.elapsed() < Duration::from_secs(300) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_while_running(&mut job, "its first generation", || {
+        generations_done(&cut) > 0
+    });
     let rank_0: u32 = read(&cut, ".lock").trim().parse().unwrap();
     let ranks = ranks_of(job.id());
     assert_eq!(ranks.len(), 2, "{ranks:?}");
@@ -255,11 +254,16 @@ fn resumes_after_a_killed_rank(kill_rank_0: bool, resume_ranks: usize) {
         .unwrap();
     assert!(killed.success());
     assert!(!job.wait().unwrap().success());
-    // mpirun ends the other rank; wait for rank 0 to be gone, and its lock with it.
-    let start = Instant::now();
-    while Path::new(&format!("/proc/{rank_0}")).exists()
-        && start.elapsed() < Duration::from_secs(60)
-    {
+    // mpirun ends the other rank; wait for rank 0 to be gone, and its lock with it (a zombie
+    // has released its locks; one whose parent is gone may never be reaped in a container).
+    let running = || {
+        fs::read_to_string(format!("/proc/{rank_0}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, s)| s.starts_with('Z'))
+        })
+    };
+    while running() {
         std::thread::sleep(Duration::from_millis(5));
     }
     let done = generations_done(&cut);

@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 /// A run of a second or so: Tetris 6 × 10, two generations of four candidates.
 const TINY: &str = r#"
@@ -448,13 +447,10 @@ fn two_writers_on_one_folder_the_second_says_who_holds_it() {
     let mut first = start_long_run(dir.path(), "busy");
     let pid = first.id();
     let lock = dir.path().join("busy/.lock");
-    let start = Instant::now();
-    while !(dir.path().join("busy/run.toml").exists()
-        && fs::read_to_string(&lock).is_ok_and(|p| p.trim() == pid.to_string()))
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_while_running(&mut first, "it held the lock", || {
+        dir.path().join("busy/run.toml").exists()
+            && fs::read_to_string(&lock).is_ok_and(|p| p.trim() == pid.to_string())
+    });
     let in_use = format!(
         "busy is in use by another stacktune process (pid {pid}); wait for it to end, or stop it"
     );
@@ -478,18 +474,15 @@ fn two_writers_on_one_folder_the_second_says_who_holds_it() {
     assert_error(&resume, &in_use);
     assert_error(&forced, &in_use);
     // Once the writer is gone (even killed), the folder can be resumed: its lock went with it.
-    let again = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+    let mut again = Command::new(env!("CARGO_BIN_EXE_stacktune"))
         .args(["evolve", "--resume", "busy", "--quiet"])
         .current_dir(dir.path())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while !fs::read_to_string(&lock).is_ok_and(|p| p.trim() == again.id().to_string())
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let mut again = again;
+    let again_pid = again.id().to_string();
+    wait_while_running(&mut again, "the resumed run took the lock", || {
+        fs::read_to_string(&lock).is_ok_and(|p| p.trim() == again_pid)
+    });
     again.kill().unwrap();
     let status = again.wait().unwrap();
     assert!(

@@ -22,8 +22,9 @@ use crate::weights::WeightFile;
 use anyhow::Result;
 use std::path::Path;
 
-/// Loads a weights file and fills in the game, rules and search it names when the user gave
-/// none (a search flag, `--beam-width` or `--depth`, replaces the file's whole `[search]`).
+/// Loads a weights file and fills in the game, rules, pairs shown and search it names when the
+/// user gave none (a search flag, `--beam-width` or `--depth`, replaces the file's whole
+/// `[search]`; `--preview` or `--pairs-shown` replaces its pairs shown).
 pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFile> {
     let file = WeightFile::load(path)?;
     if spec.game.is_none() {
@@ -32,6 +33,9 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
     if spec.game.as_ref() == Some(&file.game) {
         spec.width = spec.width.or(file.width);
         spec.height = spec.height.or(file.height);
+        if !spec.preview {
+            spec.pairs_shown = spec.pairs_shown.or(file.pairs_shown);
+        }
         if let Some(search) = file.search.filter(|_| {
             spec.beam_width.is_none()
                 && spec.depth.is_none()

@@ -415,6 +415,7 @@ fn best_file<G: Game>(
         rules: config.game.rules.clone(),
         width: config.game.width,
         height: config.game.height,
+        pairs_shown: config.game.pairs_shown,
         // The search a file plays under is set when it is shipped, by measurement: tuning
         // runs under a narrow beam, and a file played wider plays better.
         search: None,

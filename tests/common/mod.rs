@@ -5,7 +5,8 @@
 pub mod fuzz;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::Duration;
 
 /// The repository root, where `weights/` lives.
 pub fn root() -> PathBuf {
@@ -67,4 +68,16 @@ pub fn json(out: &Output) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_str(&stdout(out)).expect("standard output is JSON")
+}
+
+/// Waits until `ready` holds while `child` runs: a test that needs a child mid-run waits for the
+/// state it needs, never for an amount of time, so a loaded machine only makes it slower. Panics,
+/// naming `what`, if the child ends first.
+pub fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
+    while !ready() {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            panic!("the child ended ({status}) before {what}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }

@@ -362,7 +362,7 @@ fn built_in_run_works_outside_the_repository() {
     );
     assert!(
         stdout
-            .contains("baseline weights/tetris/dellacherie.toml: 2432.9 ± 109.3 on the same games"),
+            .contains("baseline weights/tetris/dellacherie.toml: 2432.9 ± 109.2 on the same games"),
         "{stdout}"
     );
     assert!(dir.path().join("run/best.toml").exists());

@@ -14,7 +14,7 @@ num_envs=N, vectorization_mode="vector_entry_point")``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import gymnasium as gym
 import numpy as np
@@ -63,7 +63,7 @@ _SEEDS = 2**63
 def _spaces(game: Any, features: bool) -> Tuple[spaces.Discrete, spaces.Dict]:
     kind = type(game)
     rows, columns = game.board.shape
-    observation = {
+    observation: Dict[str, spaces.Space[Any]] = {
         "board": spaces.Box(0, _CELLS[kind], (rows, columns), np.uint8),
         "pieces": spaces.Box(0, _PIECES[kind], (len(game.piece_names),), np.int64),
     }
@@ -110,7 +110,7 @@ class _PlacementEnv(gym.Env):
         self.features = features
         self.max_pieces = max_pieces
         self.game = make(0)
-        self._mask = self.game.action_mask().view(np.int8)
+        self._mask: np.ndarray = self.game.action_mask().view(np.int8)
         self.action_space, self.observation_space = _spaces(self.game, features)
         self.piece_names = self.game.piece_names
         self.feature_names = self.game.feature_names
@@ -136,7 +136,7 @@ class _PlacementEnv(gym.Env):
         return self._mask
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
         self.game = self._make(_episode_seed(self, seed))
@@ -343,7 +343,7 @@ class VectorEnv(gym.vector.VectorEnv):
         self._mask: Optional[np.ndarray] = None
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
         obs, mask, _, _, _, scores, moves, _ = self.engine.reset(_episode_seed(self, seed))
@@ -425,12 +425,13 @@ def _vector_entry(rules: Callable[..., Callable[[int], Any]]) -> Callable[..., V
 
 
 def _register() -> None:
-    for env_id, entry, rules in [
+    ids: List[Tuple[str, Callable[..., gym.Env[Any, Any]], Callable[..., Callable[[int], Any]]]] = [
         ("stacktune/Tetris-v0", TetrisEnv, _tetris),
         ("stacktune/ContestTetris-v0", ContestTetrisEnv, _contest),
         ("stacktune/Puyo-v0", PuyoEnv, _puyo),
         ("stacktune/ConnectFour-v0", ConnectFourEnv, _connect),
-    ]:
+    ]
+    for env_id, entry, rules in ids:
         if env_id not in gym.registry:
             gym.register(id=env_id, entry_point=entry, vector_entry_point=_vector_entry(rules))
 

@@ -23,8 +23,8 @@ from typing import Any, Dict, Optional
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from . import ConnectN, ConnectOpponent, Player
 from .envs import _frame
@@ -41,11 +41,11 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv):  # type: ignore[misc]
     """Connect-N (``rows`` × ``columns``, ``inarow`` to win) for two agents, turn by turn,
     played by stacktune's engine (``self.game``, a ``stacktune.ConnectN``)."""
 
-    metadata = {
+    metadata: Dict[str, Any] = {
         "render_modes": ["ansi", "rgb_array"],
         "name": "stacktune_connect_v0",
         "is_parallelizable": False,
@@ -81,13 +81,13 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         # Connect-N deals nothing: every episode starts from the empty board.
         self.game = ConnectN(*self._settings)
         self.agents = self.possible_agents[:]

@@ -260,3 +260,32 @@ def test_vector_env_refuses_bad_settings(kwargs, error, message):
 def test_connect_vector_refuses_an_unknown_opponent():
     with pytest.raises(ValueError, match="^opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file"):
         VectorEnv(stacktune.ConnectN(), 2, opponent="nobody")
+
+
+def test_a_connect_vector_without_an_opponent_plays_both_sides():
+    """With no opponent each action is the move of the side to move, as ConnectN.play takes
+    it: the boards and rewards of N games played alone, the ended ones restarting a step
+    later."""
+    n = 3
+    vector = VectorEnv(stacktune.ConnectN(), n)
+    obs, info = vector.reset(seed=5)
+    games = [stacktune.ConnectN(seed=5 + i) for i in range(n)]
+    rng = np.random.default_rng(2)
+    waiting = [False] * n
+    ended = 0
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+        obs, rewards, terminated, truncated, info = vector.step(actions)
+        for i in range(n):
+            if waiting[i]:
+                games[i], waiting[i] = stacktune.ConnectN(), False
+                assert rewards[i] == 0.0 and not terminated[i]
+            else:
+                outcome = games[i].play(int(actions[i]))
+                assert rewards[i] == outcome.points
+                assert terminated[i] == games[i].done
+                waiting[i] = games[i].done
+                ended += int(games[i].done)
+            assert np.array_equal(obs["board"][i], games[i].board)
+            assert np.array_equal(obs["pieces"][i], games[i].pieces)
+    assert ended >= n

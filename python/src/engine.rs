@@ -89,11 +89,17 @@ impl Engine for Tetris {
 }
 
 /// A Tetris board's cells, rows top first, from its column masks (bit r: row r from the bottom).
+/// Row by row, every cell of a row shifted by the same amount, so that the compiler writes a
+/// row in a few vector instructions (a quarter of a vector environment's step went to this
+/// loop written column by column).
 fn fill_columns(board: &tetris::board::Board, height: usize, width: usize, out: &mut [u8]) {
-    for x in 0..width {
-        let column = board.column(x);
-        for y in 0..height {
-            out[(height - 1 - y) * width + x] = (column >> y & 1) as u8;
+    let mut columns = [0u64; tetris::board::MAX_WIDTH];
+    for (x, column) in columns[..width].iter_mut().enumerate() {
+        *column = board.column(x);
+    }
+    for (row, y) in out.chunks_exact_mut(width).zip((0..height).rev()) {
+        for (cell, column) in row.iter_mut().zip(&columns[..width]) {
+            *cell = (column >> y & 1) as u8;
         }
     }
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -165,24 +165,38 @@ class ConnectOpponent:
     def __init__(self, name: str, game: ConnectN) -> None: ...
     def choose(self, game: ConnectN) -> Move: ...
 
-_Frame = Tuple[Any, npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.uint64]]
+_Observation = Dict[str, npt.NDArray[Any]]
+# (observation, masks, scores, moves) of the episodes that ended in a step (same-step autoreset).
+_Last = Tuple[_Observation, npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.int64]]
+_Frame = Tuple[
+    _Observation,
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    Optional[_Last],
+]
 
 class _Vector:
+    """N games stepped in one call; every call writes into the same arrays and returns them."""
+
     def reset(self, seed: int) -> _Frame: ...
     def step(self, actions: npt.NDArray[np.int64]) -> _Frame: ...
     def __len__(self) -> int: ...
 
 class TetrisVector(_Vector):
-    def __init__(self, game: Tetris, n: int, *, max_pieces: int = 0, features: bool = False) -> None: ...
+    def __init__(self, game: Tetris, n: int, *, max_pieces: int = 0, features: bool = False, same_step: bool = False, opponent: None = None, agent_first: bool = True) -> None: ...
 
 class ContestTetrisVector(_Vector):
-    def __init__(self, game: ContestTetris, n: int, *, max_pieces: int = 0, features: bool = False) -> None: ...
+    def __init__(self, game: ContestTetris, n: int, *, max_pieces: int = 0, features: bool = False, same_step: bool = False, opponent: None = None, agent_first: bool = True) -> None: ...
 
 class PuyoVector(_Vector):
-    def __init__(self, game: Puyo, n: int, *, max_pieces: int = 0, features: bool = False) -> None: ...
+    def __init__(self, game: Puyo, n: int, *, max_pieces: int = 0, features: bool = False, same_step: bool = False, opponent: None = None, agent_first: bool = True) -> None: ...
 
 class ConnectNVector(_Vector):
-    def __init__(self, game: ConnectN, n: int, *, max_pieces: int = 0, features: bool = False) -> None: ...
+    def __init__(self, game: ConnectN, n: int, *, max_pieces: int = 0, features: bool = False, same_step: bool = False, opponent: Optional[str] = None, agent_first: bool = True) -> None: ...
 
 class Run:
     def wait(self, seconds: Optional[float] = None) -> bool: ...

@@ -11,11 +11,17 @@ use crate::weights::WeightFile;
 use crate::with_game;
 use anyhow::{Result, bail};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// The report `stacktune play --json` prints for `args`: the same games, the same figures.
 /// What writes files or plays a piece sequence (`--replay-html`, `--pieces`, `--trace`) is
-/// the command's alone and refused here.
-pub fn play_report(mut args: PlayArgs, backend: &dyn Backend) -> Result<PlayReport> {
+/// the command's alone and refused here. Raising `stop` ends it with an error once the games
+/// under way are over: the host's interrupt (Python's KeyboardInterrupt).
+pub fn play_report(
+    mut args: PlayArgs,
+    backend: &dyn Backend,
+    stop: &AtomicBool,
+) -> Result<PlayReport> {
     for (given, flag) in [
         (args.pieces.is_some(), "--pieces"),
         (args.trace.is_some(), "--trace"),
@@ -28,7 +34,7 @@ pub fn play_report(mut args: PlayArgs, backend: &dyn Backend) -> Result<PlayRepo
     let (any, file) = prepare(&mut args)?;
     with_game!(&any, g => {
         let player = player_for(g, &args.game, &file, &args.weights)?;
-        play(backend, &g.numbered_from(args.seed), &player, &args)
+        play(backend, &g.numbered_from(args.seed), &player, &args, stop)
     })
 }
 

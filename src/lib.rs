@@ -7,6 +7,7 @@
 // The command line: flags parsed and dispatched (`main.rs` is only the entry point), and
 // what a host embedding stacktune (the Python package) needs of the commands, and the files
 // `export` writes for other runners (a Kaggle agent).
+pub mod cli;
 pub mod commands;
 pub mod embed;
 pub mod export;

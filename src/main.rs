@@ -1,83 +1,11 @@
-//! The `stacktune` command line: parse, then dispatch to `stacktune::commands`.
-
-use clap::{Parser, Subcommand};
-use stacktune::backend;
-use stacktune::commands::{
-    compare, evolve, export, moves, play, replay, report, solve, solve_connect, watch,
-};
-
-/// Tunes Dellacherie-style heuristic players for grid puzzle games.
-#[derive(Parser)]
-#[command(name = "stacktune", version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Evolve weights with a genetic algorithm (no arguments: the built-in Tetris 10 × 10 run).
-    Evolve(evolve::EvolveArgs),
-    /// Run configs (optimisers) side by side on equal training budgets, repeated with seeds.
-    Compare(compare::CompareArgs),
-    /// Play many seeded games with a weights file and summarise them.
-    Play(play::PlayArgs),
-    /// List every placement of a piece on a board with all features.
-    Moves(moves::MovesArgs),
-    /// Watch one game in the terminal.
-    Watch(watch::WatchArgs),
-    /// (Re)write a run folder's report.html: the run as one web page, with a replay.
-    Report(report::ReportArgs),
-    /// Replay a contest tetris game from a controller's requests, turn by turn.
-    Replay(replay::ReplayArgs),
-    /// Solve Panel de Pon puzzles exactly.
-    Solve(solve::SolveArgs),
-    /// Solve a 7 × 6 Connect Four position with perfect play.
-    SolveConnect(solve_connect::SolveConnectArgs),
-    /// Write a weights file as one self-contained file for another runner (a Kaggle agent).
-    Export(export::ExportArgs),
-}
+//! The `stacktune` command line: [`stacktune::cli`] run with the process's arguments.
 
 fn main() {
     end_quietly_on_closed_pipe();
-    let cli = Cli::try_parse().unwrap_or_else(|e| exit_on_bad_arguments(e));
-    let (name, scales_out) = cli.command.name();
-    let result = backend::launch(name, scales_out, |backend| match cli.command {
-        Command::Evolve(args) => evolve::run(args, backend),
-        Command::Compare(args) => compare::run(args, backend),
-        Command::Play(args) => play::run(args, backend),
-        Command::Moves(args) => moves::run(args),
-        Command::Watch(args) => watch::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Report(args) => report::run(args),
-        Command::Solve(args) => solve::run(args),
-        Command::SolveConnect(args) => solve_connect::run(args),
-        Command::Export(args) => export::run(args),
-    });
-    if let Err(e) = result {
-        eprintln!("error: {e:#}");
-        std::process::exit(1);
+    let code = stacktune::cli::run(std::env::args_os());
+    if code != 0 {
+        std::process::exit(code);
     }
-}
-
-/// Clap follows its errors with a usage block and a hint; bad arguments get one line here (what
-/// and where), as every other bad input does, with clap's exit code. Help and version print as
-/// clap prints them.
-fn exit_on_bad_arguments(e: clap::Error) -> ! {
-    use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        e.exit();
-    }
-    eprintln!(
-        "{} (--help lists the options)",
-        stacktune::embed::bad_arguments(&e)
-    );
-    std::process::exit(e.exit_code());
 }
 
 /// A reader that stops early (`stacktune play ... | head`) ends the command as it ends `cat`
@@ -89,24 +17,5 @@ fn end_quietly_on_closed_pipe() {
     #[cfg(unix)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
-impl Command {
-    /// The command's name, and whether it plays its games through a backend (so that it may
-    /// run as an MPI job's ranks).
-    fn name(&self) -> (&'static str, bool) {
-        match self {
-            Command::Evolve(_) => ("evolve", true),
-            Command::Compare(_) => ("compare", true),
-            Command::Play(_) => ("play", true),
-            Command::Moves(_) => ("moves", false),
-            Command::Watch(_) => ("watch", false),
-            Command::Replay(_) => ("replay", false),
-            Command::Report(_) => ("report", false),
-            Command::Solve(_) => ("solve", false),
-            Command::SolveConnect(_) => ("solve-connect", false),
-            Command::Export(_) => ("export", false),
-        }
     }
 }

@@ -33,12 +33,19 @@ fn play_json_has_exactly_the_documented_keys() {
             "mean",
             "median",
             "min",
+            "per_game",
             "pieces_per_second",
             "std",
             "total_pieces"
         ]
     );
     assert_eq!(v["games"], 20);
+    let rows = v["per_game"].as_array().unwrap();
+    assert_eq!(rows.len(), 20);
+    assert_eq!(rows[3].as_object().unwrap().len(), 2);
+    assert_eq!(rows[3]["game"], "3");
+    let total: f64 = rows.iter().map(|r| r["score"].as_f64().unwrap()).sum();
+    assert_eq!(total / 20.0, v["mean"].as_f64().unwrap());
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! `play` and `evolve` as the CLI runs them, from Python.
 
-use crate::errors::{bad_arguments, to_py};
-use crate::flags::argv;
-use crate::player::play_args;
-use clap::Parser;
+use crate::errors::to_py;
+use crate::flags::{argv, bad_keywords};
+use crate::interrupt::until_signal;
+use crate::player::{PlayCli, play_args};
+use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -11,11 +12,12 @@ use stacktune::backend::Local;
 use stacktune::commands::evolve::{EvolveArgs, execute};
 use stacktune::run::{RunConfig, RunResult, host_stop_flag};
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// `stacktune play`'s report for these flags, as the JSON text `play --json` prints.
+/// `stacktune play`'s report for these flags, as the JSON text `play --json` prints. Ctrl-C
+/// stops it once the games under way are over, with KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (**flags))]
 pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
@@ -24,10 +26,12 @@ pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<
             "json= is the command line's: stacktune.play always returns the JSON report as a dict",
         ));
     }
-    let args = play_args(flags)?;
-    let report = py
-        .detach(|| stacktune::embed::play_report(args, &Local))
-        .map_err(to_py)?;
+    let args = play_args("play()", flags)?;
+    let stop = AtomicBool::new(false);
+    let report = until_signal(py, &stop, || {
+        stacktune::embed::play_report(args, &Local, &stop)
+    })?
+    .map_err(to_py)?;
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -57,7 +61,8 @@ pub fn start_evolve(
     config_json: Option<String>,
     flags: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Run> {
-    let mut argv = argv("evolve", flags)?;
+    let command = EvolveCli::command();
+    let mut argv = argv("evolve()", &command, flags)?;
     let config_file = match config_json {
         Some(json) => {
             let value: serde_json::Value =
@@ -85,7 +90,7 @@ pub fn start_evolve(
         None => None,
     };
     let args = EvolveCli::try_parse_from(&argv[1..])
-        .map_err(|e| bad_arguments(&e))?
+        .map_err(|e| bad_keywords(&e, &command))?
         .args;
     let stop = host_stop_flag();
     stop.store(false, Ordering::SeqCst);
@@ -159,5 +164,22 @@ impl Run {
             "play_command": config.play_command(&best, config.final_games / opponents.max(1)),
         });
         Ok(summary.to_string())
+    }
+}
+
+/// Runs the command line `argv` (the program's name first) in this process, as the
+/// `stacktune` binary runs it, and returns its exit code (`python -m stacktune`).
+#[pyfunction]
+pub fn cli(py: Python<'_>, argv: Vec<String>) -> i32 {
+    py.detach(|| stacktune::cli::run(argv))
+}
+
+/// Every keyword `command` (`play` or `evolve`) takes, with its help, for its docstring.
+#[pyfunction]
+pub fn keywords(command: &str) -> PyResult<String> {
+    match command {
+        "play" => Ok(crate::flags::keywords(&PlayCli::command())),
+        "evolve" => Ok(crate::flags::keywords(&EvolveCli::command())),
+        _ => Err(PyValueError::new_err(format!("no command `{command}`"))),
     }
 }

@@ -43,10 +43,27 @@ pub trait Engine: Game + Clone + 'static {
     fn action(&self, mv: Self::Move) -> usize;
     /// `mv` as a person reads it.
     fn describe(&self, position: &Self::Position, mv: Self::Move) -> Move;
+    /// Where `dealer` stands in its stream when drawing from it is not only the moves' doing
+    /// (a Connect-N opponent's tie-breaks): what a pickled game restores after replaying its
+    /// moves. None for a dealer that only the moves draw from.
+    fn dealer_mark(dealer: &Self::Dealer) -> Option<u128>;
+    /// Puts `dealer` back where [`dealer_mark`](Engine::dealer_mark) saw it.
+    fn set_dealer_mark(dealer: &mut Self::Dealer, mark: u128);
+}
+
+/// The mark of a ChaCha stream: its word position (its seed and stream are the game's).
+fn chacha_mark(dealer: &ChaCha8Rng) -> Option<u128> {
+    Some(dealer.get_word_pos())
 }
 
 impl Engine for Tetris {
     type Dealer = ChaCha8Rng;
+    fn dealer_mark(dealer: &ChaCha8Rng) -> Option<u128> {
+        chacha_mark(dealer)
+    }
+    fn set_dealer_mark(dealer: &mut ChaCha8Rng, mark: u128) {
+        dealer.set_word_pos(mark);
+    }
     fn dealer(&self, seed: u64) -> ChaCha8Rng {
         game_stream(seed, 0)
     }
@@ -106,6 +123,10 @@ fn fill_columns(board: &tetris::board::Board, height: usize, width: usize, out: 
 
 impl Engine for Contest {
     type Dealer = ContestStream;
+    fn dealer_mark(_: &ContestStream) -> Option<u128> {
+        None
+    }
+    fn set_dealer_mark(_: &mut ContestStream, _: u128) {}
     /// Game i of `play --seed S` is contest seed S + i.
     fn dealer(&self, seed: u64) -> ContestStream {
         ContestStream::new(seed)
@@ -161,6 +182,12 @@ impl Engine for Contest {
 
 impl Engine for Puyo {
     type Dealer = ChaCha8Rng;
+    fn dealer_mark(dealer: &ChaCha8Rng) -> Option<u128> {
+        chacha_mark(dealer)
+    }
+    fn set_dealer_mark(dealer: &mut ChaCha8Rng, mark: u128) {
+        dealer.set_word_pos(mark);
+    }
     fn dealer(&self, seed: u64) -> ChaCha8Rng {
         game_stream(seed, 0)
     }
@@ -217,6 +244,12 @@ impl Engine for Puyo {
 impl Engine for Connect {
     /// Connect-N deals nothing; the opponents of an environment draw their tie-breaks here.
     type Dealer = ChaCha8Rng;
+    fn dealer_mark(dealer: &ChaCha8Rng) -> Option<u128> {
+        chacha_mark(dealer)
+    }
+    fn set_dealer_mark(dealer: &mut ChaCha8Rng, mark: u128) {
+        dealer.set_word_pos(mark);
+    }
     fn dealer(&self, seed: u64) -> ChaCha8Rng {
         game_stream(seed, 0)
     }

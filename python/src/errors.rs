@@ -22,8 +22,3 @@ pub fn to_py(e: anyhow::Error) -> PyErr {
         None => PyValueError::new_err(message),
     }
 }
-
-/// Bad arguments as clap words them, in the one line `stacktune` prints, as a ValueError.
-pub fn bad_arguments(e: &clap::Error) -> PyErr {
-    PyValueError::new_err(stacktune::embed::bad_arguments(e))
-}

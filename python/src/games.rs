@@ -4,12 +4,13 @@
 use crate::engine::Engine;
 use crate::errors::to_py;
 use crate::moves::{Move, Outcome};
+use crate::pickle::Recipe;
 use crate::state::State;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
 use stacktune::game::Game;
 use stacktune::games::connect::Connect;
 use stacktune::games::contest::Contest;
@@ -38,10 +39,19 @@ pub fn pieces_array<G: Engine>(state: &State<G>) -> Array1<i64> {
 
 /// The legal move that `mv` names: a [`Move`] of this position or an action number.
 pub fn pick<G: Engine>(state: &mut State<G>, mv: &Bound<'_, PyAny>) -> PyResult<G::Move> {
+    let actions = state.game.actions();
     let (action, given) = if let Ok(m) = mv.cast::<Move>() {
         (m.get().action, Some(m.get().clone()))
-    } else if let Ok(a) = mv.extract::<i64>() {
-        (usize::try_from(a).unwrap_or(usize::MAX), None)
+    } else if mv.is_instance_of::<PyInt>() && !mv.is_instance_of::<PyBool>() {
+        let number = mv.str()?.to_string();
+        match mv.extract::<usize>() {
+            Ok(a) if a < actions => (a, None),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "action {number} is out of range: this game's actions are 0..{actions}"
+                )));
+            }
+        }
     } else {
         return Err(PyTypeError::new_err(format!(
             "a move is a Move from legal_moves() or an action number, not {}",
@@ -86,6 +96,19 @@ macro_rules! game_class {
         #[pyclass(module = "stacktune", name = $name)]
         pub struct $class {
             pub state: State<$game>,
+            /// The call that made the game, and the actions played since: how it pickles.
+            recipe: Recipe,
+            history: Vec<u16>,
+        }
+
+        impl $class {
+            pub fn made(state: State<$game>, recipe: Recipe) -> Self {
+                $class {
+                    state,
+                    recipe,
+                    history: Vec::new(),
+                }
+            }
         }
 
         #[pymethods]
@@ -190,6 +213,7 @@ macro_rules! game_class {
             /// what it did; the next pieces come from the game's seed, as in `stacktune play`.
             fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<Outcome> {
                 let mv = pick(&mut self.state, r#move)?;
+                self.history.push(self.state.game.action(mv) as u16);
                 Ok(Outcome::from(&self.state.play(mv)))
             }
 
@@ -197,7 +221,7 @@ macro_rules! game_class {
             /// the points they scored; stops with ValueError at the first illegal one, the
             /// moves before it played.
             fn play_all(&mut self, py: Python<'_>, actions: Vec<i64>) -> PyResult<f64> {
-                let state = &mut self.state;
+                let (state, history) = (&mut self.state, &mut self.history);
                 py.detach(|| {
                     let mut points = 0.0;
                     for (i, &action) in actions.iter().enumerate() {
@@ -209,6 +233,7 @@ macro_rules! game_class {
                                     "move {i}: action {action} is not a legal move of its position"
                                 )
                             })?;
+                        history.push(action as u16);
                         points += state.play(mv).points;
                     }
                     Ok::<f64, String>(points)
@@ -228,6 +253,9 @@ macro_rules! game_class {
                 let mv = usize::try_from(action)
                     .ok()
                     .and_then(|a| self.state.by_action(a));
+                if mv.is_some() {
+                    self.history.push(action as u16);
+                }
                 let outcome = mv.map(|m| Outcome::from(&self.state.play(m)));
                 Ok((outcome, self.observe(py, features)?))
             }
@@ -251,18 +279,33 @@ macro_rules! game_class {
             }
 
             /// An independent copy: same position, same pieces to come.
-            fn copy(&self) -> Self {
+            fn copy(&self, py: Python<'_>) -> Self {
                 $class {
                     state: self.state.clone(),
+                    recipe: self.recipe.clone_ref(py),
+                    history: self.history.clone(),
                 }
             }
 
-            fn __copy__(&self) -> Self {
-                self.copy()
+            fn __copy__(&self, py: Python<'_>) -> Self {
+                self.copy(py)
             }
 
-            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-                self.copy()
+            fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> Self {
+                self.copy(py)
+            }
+
+            fn __reduce__<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+                let mark = <$game as Engine>::dealer_mark(&self.state.dealer);
+                self.recipe.reduce(py, &self.history, mark)
+            }
+
+            /// Unpickling: puts the dealer back where the pickled game's was.
+            fn _set_dealer_mark(&mut self, mark: u128) {
+                <$game as Engine>::set_dealer_mark(&mut self.state.dealer, mark);
             }
 
             fn __repr__(&self) -> String {
@@ -308,18 +351,45 @@ game_class!(
      second's (O); `pieces` holds the side to move. A move's features are from the mover's side."
 );
 
-/// Board text from a list of row strings or one string of lines, as board files hold it.
-fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
+/// Board text from a list of row strings or one string of lines, as board files hold it, or
+/// from a 2-D array of cell numbers as `board` gives them (a numpy array or a list of rows),
+/// `cells[n]` being the character of number n.
+fn board_text(board: &Bound<'_, PyAny>, cells: &[char]) -> PyResult<String> {
     if let Ok(text) = board.extract::<String>() {
         return Ok(text);
     }
-    match board.extract::<Vec<String>>() {
-        Ok(rows) => Ok(rows.join("\n")),
-        Err(_) => Err(PyTypeError::new_err(
-            "a board is a list of row strings (top row first) or a 2-D array",
-        )),
+    if let Ok(rows) = board.extract::<Vec<String>>() {
+        return Ok(rows.join("\n"));
     }
+    let numbers = match board.hasattr("tolist")? {
+        true => board.call_method0("tolist")?,
+        false => board.clone(),
+    };
+    let Ok(rows) = numbers.extract::<Vec<Vec<i64>>>() else {
+        return Err(PyTypeError::new_err(format!(
+            "a board is a list of row strings (top row first) or a 2-D array of cell numbers, not {}",
+            board.get_type().name()?
+        )));
+    };
+    let mut text = String::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, &n) in row.iter().enumerate() {
+            let cell = usize::try_from(n).ok().and_then(|n| cells.get(n));
+            let Some(&cell) = cell else {
+                return Err(PyValueError::new_err(format!(
+                    "board row {r}, column {c}: cell {n} is out of range 0..{}",
+                    cells.len()
+                )));
+            };
+            text.push(cell);
+        }
+        text.push('\n');
+    }
+    Ok(text)
 }
+
+/// What a Tetris cell's number is in a board file.
+const TETRIS_CELLS: [char; 2] = ['.', '#'];
 
 #[pymethods]
 impl PyTetris {
@@ -328,6 +398,7 @@ impl PyTetris {
     #[new]
     #[pyo3(signature = (width=10, height=20, seed=0, *, bag7=false, preview=false, allow_topout=false))]
     fn new(
+        py: Python<'_>,
         width: usize,
         height: usize,
         seed: u64,
@@ -342,9 +413,23 @@ impl PyTetris {
                 _ => None,
             },
         )?;
-        Ok(PyTetris {
-            state: State::new(game, seed),
-        })
+        let recipe = Recipe::new(
+            py.get_type::<PyTetris>().into_any(),
+            None,
+            (width, height, seed).into_pyobject(py)?,
+            Recipe::keywords(
+                py,
+                &[
+                    ("bag7", PyBool::new(py, bag7).to_owned().into_any()),
+                    ("preview", PyBool::new(py, preview).to_owned().into_any()),
+                    (
+                        "allow_topout",
+                        PyBool::new(py, allow_topout).to_owned().into_any(),
+                    ),
+                ],
+            )?,
+        );
+        Ok(PyTetris::made(State::new(game, seed), recipe))
     }
 
     /// A game from a board (rows top first, `.` empty, anything else filled; its size is the
@@ -359,7 +444,8 @@ impl PyTetris {
         preview: bool,
         allow_topout: bool,
     ) -> PyResult<PyTetris> {
-        let text = board_text(board)?;
+        let py = board.py();
+        let text = board_text(board, &TETRIS_CELLS)?;
         let parsed =
             stacktune::games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
         let index = piece_number(piece, &PIECE_LETTERS)?;
@@ -370,9 +456,23 @@ impl PyTetris {
         })?;
         let dealer = game.dealer(seed);
         let position = stacktune::games::tetris::Position::new(parsed, index as u8);
-        Ok(PyTetris {
-            state: State::at(game, position, dealer),
-        })
+        let recipe = Recipe::new(
+            py.get_type::<PyTetris>().into_any(),
+            Some("from_board"),
+            (board, piece, seed).into_pyobject(py)?,
+            Recipe::keywords(
+                py,
+                &[
+                    ("bag7", PyBool::new(py, bag7).to_owned().into_any()),
+                    ("preview", PyBool::new(py, preview).to_owned().into_any()),
+                    (
+                        "allow_topout",
+                        PyBool::new(py, allow_topout).to_owned().into_any(),
+                    ),
+                ],
+            )?,
+        );
+        Ok(PyTetris::made(State::at(game, position, dealer), recipe))
     }
 }
 
@@ -421,14 +521,33 @@ impl PyContest {
     /// plays `turns` turns (default 180,000, as `--turns`).
     #[new]
     #[pyo3(signature = (level=2, seed=0, *, all_clear=false, turns=None))]
-    fn new(level: u8, seed: u64, all_clear: bool, turns: Option<u32>) -> PyResult<PyContest> {
+    fn new(
+        py: Python<'_>,
+        level: u8,
+        seed: u64,
+        all_clear: bool,
+        turns: Option<u32>,
+    ) -> PyResult<PyContest> {
         let game = build(&contest_spec(level, all_clear, turns), |g| match g {
             AnyGame::Contest(c) => Some(c),
             _ => None,
         })?;
-        Ok(PyContest {
-            state: State::new(game, seed),
-        })
+        let recipe = Recipe::new(
+            py.get_type::<PyContest>().into_any(),
+            None,
+            (level, seed).into_pyobject(py)?,
+            Recipe::keywords(
+                py,
+                &[
+                    (
+                        "all_clear",
+                        PyBool::new(py, all_clear).to_owned().into_any(),
+                    ),
+                    ("turns", turns.into_pyobject(py)?.into_any()),
+                ],
+            )?,
+        );
+        Ok(PyContest::made(State::new(game, seed), recipe))
     }
 
     /// A game from a 10 × 22 board (rows top first) with `current` to place, the `next` five
@@ -450,7 +569,8 @@ impl PyContest {
         failures: u32,
         turns: Option<u32>,
     ) -> PyResult<PyContest> {
-        let text = board_text(board)?;
+        let py = board.py();
+        let text = board_text(board, &TETRIS_CELLS)?;
         let parsed =
             stacktune::games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
         if (parsed.width(), parsed.height()) != (contest_rules::WIDTH, contest_rules::HEIGHT) {
@@ -494,9 +614,24 @@ impl PyContest {
             failures,
             cycle: dealer.cycles(),
         };
-        Ok(PyContest {
-            state: State::at(game, position, dealer),
-        })
+        let recipe = Recipe::new(
+            py.get_type::<PyContest>().into_any(),
+            Some("from_board"),
+            (board, current, next, hold, turn, seed).into_pyobject(py)?,
+            Recipe::keywords(
+                py,
+                &[
+                    ("level", level.into_pyobject(py)?.into_any()),
+                    (
+                        "all_clear",
+                        PyBool::new(py, all_clear).to_owned().into_any(),
+                    ),
+                    ("failures", failures.into_pyobject(py)?.into_any()),
+                    ("turns", turns.into_pyobject(py)?.into_any()),
+                ],
+            )?,
+        );
+        Ok(PyContest::made(State::at(game, position, dealer), recipe))
     }
 }
 
@@ -518,6 +653,7 @@ impl PyPuyo {
     #[new]
     #[pyo3(signature = (rules="programming", colours=4, seed=0, *, preview=false, allow_topout=false, fitness=None))]
     fn new(
+        py: Python<'_>,
         rules: &str,
         colours: u8,
         seed: u64,
@@ -525,6 +661,22 @@ impl PyPuyo {
         allow_topout: bool,
         fitness: Option<String>,
     ) -> PyResult<PyPuyo> {
+        let recipe = Recipe::new(
+            py.get_type::<PyPuyo>().into_any(),
+            None,
+            (rules, colours, seed).into_pyobject(py)?,
+            Recipe::keywords(
+                py,
+                &[
+                    ("preview", PyBool::new(py, preview).to_owned().into_any()),
+                    (
+                        "allow_topout",
+                        PyBool::new(py, allow_topout).to_owned().into_any(),
+                    ),
+                    ("fitness", fitness.clone().into_pyobject(py)?.into_any()),
+                ],
+            )?,
+        );
         let game = build(
             &puyo_spec(rules, colours, preview, allow_topout, fitness),
             |g| match g {
@@ -532,9 +684,7 @@ impl PyPuyo {
                 _ => None,
             },
         )?;
-        Ok(PyPuyo {
-            state: State::new(game, seed),
-        })
+        Ok(PyPuyo::made(State::new(game, seed), recipe))
     }
 
     /// A game from a field (12 rows, or 13 under the tsu rules with the hidden row first; `.`
@@ -553,7 +703,25 @@ impl PyPuyo {
         fitness: Option<String>,
     ) -> PyResult<PyPuyo> {
         use stacktune::games::puyo::listing;
-        let text = board_text(board)?;
+        let py = board.py();
+        let recipe = Recipe::new(
+            py.get_type::<PyPuyo>().into_any(),
+            Some("from_board"),
+            (board, pair, seed).into_pyobject(py)?,
+            Recipe::keywords(
+                py,
+                &[
+                    ("colours", colours.into_pyobject(py)?.into_any()),
+                    ("preview", PyBool::new(py, preview).to_owned().into_any()),
+                    (
+                        "allow_topout",
+                        PyBool::new(py, allow_topout).to_owned().into_any(),
+                    ),
+                    ("fitness", fitness.clone().into_pyobject(py)?.into_any()),
+                ],
+            )?,
+        );
+        let text = board_text(board, &['.', '1', '2', '3', '4', '5'])?;
         let (field, rules) = listing::parse_board(&text, "board").map_err(to_py)?;
         let pair = listing::parse_pair(pair).map_err(to_py)?;
         let spec = puyo_spec(rules.name(), colours, preview, allow_topout, fitness);
@@ -563,9 +731,7 @@ impl PyPuyo {
         })?;
         let dealer = game.dealer(seed);
         let position = stacktune::games::puyo::Position::new(field, pair);
-        Ok(PyPuyo {
-            state: State::at(game, position, dealer),
-        })
+        Ok(PyPuyo::made(State::at(game, position, dealer), recipe))
     }
 }
 
@@ -594,11 +760,21 @@ impl PyConnect {
     /// tie-breaks from `seed`'s stream.
     #[new]
     #[pyo3(signature = (rows=6, columns=7, inarow=4, seed=0))]
-    fn new(rows: usize, columns: usize, inarow: usize, seed: u64) -> PyResult<PyConnect> {
+    fn new(
+        py: Python<'_>,
+        rows: usize,
+        columns: usize,
+        inarow: usize,
+        seed: u64,
+    ) -> PyResult<PyConnect> {
         let game = Arc::new(Connect::new(rows, columns, inarow).map_err(to_py)?);
-        Ok(PyConnect {
-            state: State::new(game, seed),
-        })
+        let recipe = Recipe::new(
+            py.get_type::<PyConnect>().into_any(),
+            None,
+            (rows, columns, inarow, seed).into_pyobject(py)?,
+            PyDict::new(py),
+        );
+        Ok(PyConnect::made(State::new(game, seed), recipe))
     }
 
     /// A game from a board (rows top first: `.` empty, `X` the first player, `O` the second;
@@ -606,14 +782,19 @@ impl PyConnect {
     #[staticmethod]
     #[pyo3(signature = (board, inarow=4, seed=0))]
     fn from_board(board: &Bound<'_, PyAny>, inarow: usize, seed: u64) -> PyResult<PyConnect> {
-        let text = board_text(board)?;
+        let py = board.py();
+        let text = board_text(board, &['.', 'X', 'O'])?;
         let (game, position) =
             stacktune::games::connect::listing::parse_board(&text, "board", inarow)
                 .map_err(to_py)?;
         let game = Arc::new(game);
         let dealer = game.dealer(seed);
-        Ok(PyConnect {
-            state: State::at(game, position, dealer),
-        })
+        let recipe = Recipe::new(
+            py.get_type::<PyConnect>().into_any(),
+            Some("from_board"),
+            (board, inarow, seed).into_pyobject(py)?,
+            PyDict::new(py),
+        );
+        Ok(PyConnect::made(State::at(game, position, dealer), recipe))
     }
 }

@@ -7,7 +7,9 @@ mod engine;
 mod errors;
 mod flags;
 mod games;
+mod interrupt;
 mod moves;
+mod pickle;
 mod player;
 mod state;
 mod vector;
@@ -30,6 +32,8 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<commands::Run>()?;
     m.add_class::<vector::ConnectOpponent>()?;
     m.add_function(wrap_pyfunction!(commands::play_json, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::cli, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::keywords, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_evolve, m)?)?;
     vector::register(m)?;
     Ok(())

@@ -1,6 +1,7 @@
 //! The Python values of a move and of what a move did.
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// One legal placement, as a person reads it: Tetris `piece`, `rotation`, `column` (and `hold`
 /// under the contest rules); Puyo `pair`, `rotation`, `column`; Connect-N `column`. `action` is
@@ -18,6 +19,39 @@ pub struct Move {
 
 #[pymethods]
 impl Move {
+    /// A move as `legal_moves()` gives it (for unpickling; `play` checks it is legal).
+    #[new]
+    #[pyo3(signature = (action, column, *, piece=None, rotation=None, hold=None, pair=None))]
+    fn new(
+        action: usize,
+        column: u8,
+        piece: Option<String>,
+        rotation: Option<u8>,
+        hold: Option<bool>,
+        pair: Option<(u8, u8)>,
+    ) -> Move {
+        Move {
+            action,
+            piece,
+            rotation,
+            column,
+            hold,
+            pair,
+        }
+    }
+
+    fn __getnewargs_ex__(&self) -> ((usize, u8), MoveKeywords) {
+        (
+            (self.action, self.column),
+            MoveKeywords {
+                piece: self.piece.clone(),
+                rotation: self.rotation,
+                hold: self.hold,
+                pair: self.pair,
+            },
+        )
+    }
+
     pub fn __repr__(&self) -> String {
         let mut parts = Vec::new();
         if let Some(p) = &self.piece {
@@ -72,5 +106,28 @@ impl From<&stacktune::game::Outcome> for Outcome {
             game_over: o.game_over,
             won: o.terminal_value == Some(f64::INFINITY),
         }
+    }
+}
+
+/// A move's keywords, as `Move(...)` takes them.
+pub struct MoveKeywords {
+    piece: Option<String>,
+    rotation: Option<u8>,
+    hold: Option<bool>,
+    pair: Option<(u8, u8)>,
+}
+
+impl<'py> IntoPyObject<'py> for MoveKeywords {
+    type Target = PyDict;
+    type Output = Bound<'py, PyDict>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("piece", self.piece)?;
+        kwargs.set_item("rotation", self.rotation)?;
+        kwargs.set_item("hold", self.hold)?;
+        kwargs.set_item("pair", self.pair)?;
+        Ok(kwargs)
     }
 }

@@ -1,19 +1,21 @@
 //! `Player`: a weights file with its search, asked for its move as `stacktune play` would.
 
 use crate::engine::Engine;
-use crate::errors::{bad_arguments, to_py};
-use crate::flags::argv;
+use crate::errors::to_py;
+use crate::flags::{argv, bad_keywords};
 use crate::games::{PyConnect, PyContest, PyPuyo, PyTetris};
+use crate::interrupt::abandon_on_signal;
 use crate::moves::Move;
+use crate::pickle::Recipe;
 use crate::state::State;
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use stacktune::commands::play::PlayArgs;
 use stacktune::game::{Game, Policy};
 use stacktune::games::AnyGame;
-use stacktune::search::Player;
+use stacktune::search::{Player, Search};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -25,12 +27,13 @@ pub struct PlayCli {
     pub args: PlayArgs,
 }
 
-/// Parses keyword arguments as `stacktune play`'s flags.
-pub fn play_args(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PlayArgs> {
-    let argv = argv("play", kwargs)?;
+/// Parses the keyword arguments of the Python `function` as `stacktune play`'s flags.
+pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PlayArgs> {
+    let command = PlayCli::command();
+    let argv = argv(function, &command, kwargs)?;
     PlayCli::try_parse_from(&argv[1..])
         .map(|c| c.args)
-        .map_err(|e| bad_arguments(&e))
+        .map_err(|e| bad_keywords(&e, &command))
 }
 
 /// A tuned player: a weights file under the search its `[search]` table (or the flags) give,
@@ -40,6 +43,8 @@ pub struct PyPlayer {
     game: AnyGame,
     player: Player,
     path: PathBuf,
+    /// The keywords it was made with: how it pickles.
+    flags: Py<PyDict>,
 }
 
 #[pymethods]
@@ -53,12 +58,13 @@ impl PyPlayer {
         weights: PathBuf,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyPlayer> {
-        let kwargs = PyDict::new(py);
+        let given = PyDict::new(py);
         if let Some(f) = flags {
-            kwargs.update(f.as_mapping())?;
+            given.update(f.as_mapping())?;
         }
+        let kwargs = given.copy()?;
         kwargs.set_item("weights", weights.clone())?;
-        let mut args = play_args(Some(&kwargs))?;
+        let mut args = play_args("Player()", Some(&kwargs))?;
         let (game, file) =
             stacktune::embed::game_and_weights(&args.weights, &mut args.game).map_err(to_py)?;
         let player = stacktune::with_game!(&game, g => {
@@ -69,11 +75,24 @@ impl PyPlayer {
             game,
             player,
             path: weights,
+            flags: given.unbind(),
         })
     }
 
-    /// The move this player makes in `game`'s position (None when it has none).
-    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Option<Move>> {
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        Ok((
+            (self.path.clone(),).into_pyobject(py)?,
+            self.flags.bind(py).copy()?,
+        ))
+    }
+
+    /// The move this player makes in `game`'s position; ValueError once the game is over (so
+    /// that `game.play(player.choose(game))` types). Ctrl-C raises KeyboardInterrupt at once;
+    /// the search it stopped finishes unseen.
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Move> {
         if let Ok(g) = game.cast::<PyTetris>() {
             return self.choose_in(py, &g.borrow().state);
         }
@@ -95,34 +114,35 @@ impl PyPlayer {
     /// A new game of the kind and rules this player plays, game 0 of `stacktune play --seed
     /// seed` with this weights file.
     #[pyo3(signature = (seed=0))]
-    fn new_game(&self, py: Python<'_>, seed: u64) -> PyResult<Py<PyAny>> {
-        Ok(match &self.game {
+    fn new_game(slf: &Bound<'_, Self>, seed: u64) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let recipe = || -> PyResult<Recipe> {
+            Ok(Recipe::new(
+                slf.clone().into_any(),
+                Some("new_game"),
+                (seed,).into_pyobject(py)?,
+                PyDict::new(py),
+            ))
+        };
+        Ok(match &slf.get().game {
             AnyGame::Tetris(g) => Py::new(
                 py,
-                PyTetris {
-                    state: State::new(Arc::new(g.clone()), seed),
-                },
+                PyTetris::made(State::new(Arc::new(g.clone()), seed), recipe()?),
             )?
             .into_any(),
             AnyGame::Contest(g) => Py::new(
                 py,
-                PyContest {
-                    state: State::new(Arc::new(g.clone()), seed),
-                },
+                PyContest::made(State::new(Arc::new(g.clone()), seed), recipe()?),
             )?
             .into_any(),
             AnyGame::Puyo(g) => Py::new(
                 py,
-                PyPuyo {
-                    state: State::new(Arc::new(g.clone()), seed),
-                },
+                PyPuyo::made(State::new(Arc::new(g.clone()), seed), recipe()?),
             )?
             .into_any(),
             AnyGame::Connect(g) => Py::new(
                 py,
-                PyConnect {
-                    state: State::new(Arc::new(g.clone()), seed),
-                },
+                PyConnect::made(State::new(Arc::new(g.clone()), seed), recipe()?),
             )?
             .into_any(),
         })
@@ -156,7 +176,7 @@ impl PyPlayer {
 }
 
 impl PyPlayer {
-    fn choose_in<G: Engine>(&self, py: Python<'_>, state: &State<G>) -> PyResult<Option<Move>> {
+    fn choose_in<G: Engine>(&self, py: Python<'_>, state: &State<G>) -> PyResult<Move> {
         let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names()));
         if mine != (state.game.name(), state.game.feature_names()) {
             return Err(PyValueError::new_err(format!(
@@ -168,11 +188,24 @@ impl PyPlayer {
                 state.game.rules()
             )));
         }
+        let over = || PyValueError::new_err("the game is over: there is no move to choose");
         if state.over {
-            return Ok(None);
+            return Err(over());
         }
-        let (game, position, player) = (state.game.clone(), state.position.clone(), &self.player);
-        let mv = py.detach(|| player.choose(&*game, &position));
-        Ok(mv.map(|m| state.game.describe(&state.position, m)))
+        // A one- or two-ply choice takes microseconds, and Ctrl-C lands right after it; a
+        // deeper search may take minutes and goes to the worker, which it can be left to.
+        let mv = if matches!(self.player.search, Search::OnePly | Search::Lookahead) {
+            let (game, position, player) = (&state.game, &state.position, &self.player);
+            py.detach(|| player.choose(&**game, position))
+        } else {
+            let (game, position, player) = (
+                state.game.clone(),
+                state.position.clone(),
+                self.player.clone(),
+            );
+            abandon_on_signal(py, move || player.choose(&*game, &position))?
+        };
+        mv.map(|m| state.game.describe(&state.position, m))
+            .ok_or_else(over)
     }
 }

@@ -58,9 +58,12 @@ def play(**flags: Any) -> dict:
     Keyword arguments are the CLI's flags (``weights=``, ``games=``, ``seed=``, ``width=``,
     ``level=``, ``max_pieces=``, ``beam_width=``, ``opponent=[...]``, ``quiet=True``, ...);
     the result is the JSON report as a dict: the summary (``mean``, ``ci95``, ...), the total
-    pieces and, per game, what the game reports. The games run in Rust with the GIL released.
+    pieces and ``per_game``, each game's score and what the game counts beside it. The games
+    run in Rust with the GIL released; progress goes to ``sys.stderr`` (a notebook's output);
+    Ctrl-C (KeyboardInterrupt) stops the call once the games under way are over.
     """
-    return json.loads(_stacktune.play_json(**flags))
+    with _stderr_to_python():
+        return json.loads(_stacktune.play_json(**flags))
 
 
 def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> dict:
@@ -94,6 +97,28 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
                 pass
         result = json.loads(run.result())
     return result
+
+
+play.__doc__ = f"{play.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
+evolve.__doc__ = f"{evolve.__doc__}\nKeywords:\n\n{_stacktune.keywords('evolve')}\n"
+
+
+def _rebuild(
+    owner: Any,
+    attr: Optional[str],
+    args: tuple,
+    kwargs: dict,
+    actions: list,
+    dealer_mark: Optional[int],
+) -> Any:
+    """Unpickles a game: makes it again as it was made, replays its actions, and puts its
+    dealer back (Connect-N opponents draw their tie-breaks from it between moves)."""
+    make = getattr(owner, attr) if attr else owner
+    game = make(*args, **kwargs)
+    game.play_all(actions)
+    if dealer_mark is not None:
+        game._set_dealer_mark(dealer_mark)
+    return game
 
 
 class _stderr_to_python:

@@ -113,7 +113,7 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
             crate::fsutil::write_new(out, replay_page(g, &player, &args)?.as_bytes())?;
         }
         let g = &g.numbered_from(args.seed);
-        let report = play(backend, g, &player, &args)?;
+        let report = play(backend, g, &player, &args, &AtomicBool::new(false))?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
         } else if report.opponents.is_empty() {
@@ -163,12 +163,14 @@ fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Res
 /// `args.game` describes, numbered from `args.seed`; `player` plays it under the search
 /// `args.game` gives. A two-player game plays `--games` against each opponent: game i meets
 /// opponent i mod n, so each opponent sees the game's schedule (openings, colours) from its
-/// start.
+/// start. Raising `stop` (a host's interrupt) ends it with an error once the games under way
+/// are over, without a report.
 pub fn play<G: Game>(
     backend: &dyn Backend,
     game: &G,
     player: &crate::search::Player,
     args: &PlayArgs,
+    stop: &AtomicBool,
 ) -> Result<PlayReport> {
     crate::limits::check("--games", args.games, &crate::limits::HELD_OUT_GAMES)?;
     let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
@@ -184,9 +186,10 @@ pub fn play<G: Game>(
         limits,
         threads: args.threads,
     };
-    let results = backend
-        .play(&batch, &AtomicBool::new(false), &progress)?
-        .expect("play is never stopped early");
+    let Some(results) = backend.play(&batch, stop, &progress)? else {
+        progress.finish();
+        bail!("play stopped before its {games} games were played");
+    };
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
@@ -198,21 +201,17 @@ pub fn play<G: Game>(
         .map(|(o, name)| Versus::tally(name, scores.iter().skip(o).step_by(n).copied()))
         .collect();
     let names = game.detail_names();
-    let per_game = if names.is_empty() {
-        Vec::new()
-    } else {
-        results
-            .iter()
-            .enumerate()
-            .map(|(i, r)| GameRow {
-                game: game
-                    .describe_episode(i as u64)
-                    .unwrap_or_else(|| i.to_string()),
-                score: r.score,
-                counts: names.iter().copied().zip(r.details).collect(),
-            })
-            .collect()
-    };
+    let per_game = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| GameRow {
+            game: game
+                .describe_episode(i as u64)
+                .unwrap_or_else(|| i.to_string()),
+            score: r.score,
+            counts: names.iter().copied().zip(r.details).collect(),
+        })
+        .collect();
     Ok(PlayReport {
         summary: Summary::of_results(&results),
         total_pieces,

@@ -16,7 +16,8 @@ pub struct PlayReport {
     /// Two-player games: the results against each opponent.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub opponents: Vec<Versus>,
-    /// Games that report counts beside the score (contest Tetris): one row per game.
+    /// One row per game: its score and the counts its game reports beside it (contest Tetris);
+    /// empty only for `--pieces`, which plays one sequence.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub per_game: Vec<GameRow>,
 }
@@ -101,9 +102,10 @@ pub(super) fn print_versus(report: &PlayReport, weights: &Path, games: u64, seed
     );
 }
 
-/// One line per game with its score and counts, for a game that reports counts.
+/// One line per game with its score and counts, for a game that reports counts (the others'
+/// scores are in `--json`'s rows).
 pub(super) fn print_per_game(report: &PlayReport, names: &[&str]) {
-    if report.per_game.is_empty() {
+    if names.is_empty() {
         return;
     }
     let width = report

@@ -27,7 +27,7 @@ pub struct ConnectBookArgs {
 pub fn run(args: ConnectBookArgs) -> Result<()> {
     refuse_existing(&args.out)?;
     let start = Instant::now();
-    let book = Book::build(args.plies, args.threads, &|count, of| {
+    let book = Book::build("", args.plies, args.threads, &|count, of| {
         if count % 50 == 0 || count == of {
             eprintln!(
                 "solved {count} of {of} positions with {} discs, {:.1} s",

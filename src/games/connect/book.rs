@@ -129,7 +129,8 @@ impl Book {
         Some(Some(columns))
     }
 
-    /// Every position with at most `plies` discs (one of each mirror pair, in the order a
+    /// Every position reached from `root` (the moves from the empty board: `""` for the
+    /// whole opening) with at most `plies` discs (one of each mirror pair, in the order a
     /// breadth-first walk of the columns 1 to 7 meets them) and the columns that keep its
     /// value. The solver ([`outcome`]) finds the value of every position one disc deeper, on
     /// `threads` threads (0: one per core), calling `solved(count, of)` as they come; the
@@ -137,14 +138,16 @@ impl Book {
     /// best of its columns', which costs nothing beside the deepest positions' solving (an
     /// early position's own search costs minutes: its tree holds all those positions).
     pub fn build(
+        root: &str,
         plies: u32,
         threads: usize,
         solved: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Book> {
         let game = Connect::standard();
-        let mut layers = vec![vec![(String::new(), game.empty())]];
-        let mut seen = HashSet::from([game.empty()]);
-        for discs in 0..=plies as usize {
+        let start = game.parse_moves(root)?;
+        let mut layers = vec![vec![(root.to_string(), start)]];
+        let mut seen = HashSet::from([start]);
+        for discs in 0..plies.saturating_sub(start.moves_played()) as usize + 1 {
             let mut next = Vec::new();
             for (moves, position) in &layers[discs] {
                 for column in 0..COLUMNS as Column {
@@ -329,6 +332,38 @@ mod tests {
         assert_eq!(book.kept(&small, &small.empty()), None);
         let header = ["a test".to_string()];
         assert_eq!(book.to_text(&header), text);
+    }
+
+    /// A book of late positions (cheap to solve), built from the outcomes one disc deeper,
+    /// against [`value_keeping`] on each of its positions: the same columns.
+    #[test]
+    fn a_built_book_keeps_the_columns_value_keeping_keeps() {
+        use crate::games::connect::perfect::value_keeping;
+        let game = Connect::standard();
+        // A games-set position with 28 discs, 14 empty cells: the book holds it and what
+        // follows up to 30 discs, 1 + 7 + 49 positions at most (fewer: full columns, games
+        // won, mirror images); more than 8 holds the last layer too.
+        let root = "7723223332375564445442245537";
+        let book = Book::build(root, 30, 1, &|_, _| {}).unwrap();
+        assert_eq!(book.plies(), 30);
+        assert!(book.entries().len() > 8, "{}", book.entries().len());
+        let mut solver = Solver::new();
+        let mut restricted = 0;
+        for entry in book.entries() {
+            let kept = value_keeping(&mut solver, &game, &entry.position)
+                .map_or(0, |columns| columns.iter().fold(0, |m, &c| m | 1 << c));
+            assert_eq!(kept, entry.kept, "{}", entry.moves);
+            let legal = (0..7)
+                .filter(|&c| game.is_legal(&entry.position, c))
+                .count();
+            restricted += (kept != 0 && (kept.count_ones() as usize) < legal) as u32;
+        }
+        // Positions where the book changes what the search may choose.
+        assert!(restricted > 5, "{restricted}");
+        assert_eq!(
+            Book::parse(&book.to_text(&[])).unwrap().entries().len(),
+            book.entries().len()
+        );
     }
 
     #[test]

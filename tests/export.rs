@@ -441,3 +441,19 @@ fn no_export_names_a_path_of_the_machine() {
         }
     }
 }
+
+/// `--book`: a book file is checked line by line before anything is written, and `none`
+/// embeds an empty book.
+#[test]
+fn the_book_is_checked_or_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.txt"), ". 4\n444444 4\n").unwrap();
+    let weights = root().join(WEIGHTS);
+    let out = export_kaggle(dir.path(), &weights, "a.py", &["--book", "bad.txt"]);
+    assert_one_line_error(&out, "book file bad.txt: line 2: column 4 is full");
+    assert!(!dir.path().join("a.py").exists());
+    let out = export_kaggle(dir.path(), &weights, "a.py", &["--book", "none"]);
+    assert!(out.status.success(), "{out:?}");
+    let python = std::fs::read_to_string(dir.path().join("a.py")).unwrap();
+    assert_eq!(python.matches("\nBOOK_PLIES = 0\nBOOK = {}\n").count(), 1);
+}

@@ -4,7 +4,7 @@
 
 use crate::backend;
 use crate::commands::{
-    compare, evolve, export, moves, play, replay, report, solve, solve_connect, watch,
+    compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, watch,
 };
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -37,6 +37,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Solve a 7 × 6 Connect Four position with perfect play.
     SolveConnect(solve_connect::SolveConnectArgs),
+    /// Write the connect opening book: positions up to some discs solved exactly.
+    ConnectBook(connect_book::ConnectBookArgs),
     /// Write a weights file as one self-contained file for another runner (a Kaggle agent).
     Export(export::ExportArgs),
 }
@@ -60,6 +62,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
         Command::Report(args) => report::run(args),
         Command::Solve(args) => solve::run(args),
         Command::SolveConnect(args) => solve_connect::run(args),
+        Command::ConnectBook(args) => connect_book::run(args),
         Command::Export(args) => export::run(args),
     });
     match result {
@@ -107,6 +110,7 @@ impl Command {
             Command::Report(_) => ("report", false),
             Command::Solve(_) => ("solve", false),
             Command::SolveConnect(_) => ("solve-connect", false),
+            Command::ConnectBook(_) => ("connect-book", false),
             Command::Export(_) => ("export", false),
         }
     }

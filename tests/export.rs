@@ -102,8 +102,9 @@ fn kaggle_board(game: &Connect, position: &Position) -> Vec<u8> {
 /// A position, a search depth and an endgame (0: none): what the agent and stacktune are asked.
 type Query = (Position, u32, u32);
 
-/// The columns the exported agent picks for `queries` at the game's size.
-fn python_columns(agent: &Path, game: &Connect, queries: &[Query]) -> Vec<Column> {
+/// The columns the exported agent picks for `queries` at the game's size, with its opening
+/// book when `book`.
+fn python_columns(agent: &Path, game: &Connect, queries: &[Query], book: bool) -> Vec<Column> {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     let script = root().join("tests/kaggle/same_column.py");
     let mut child = Command::new(&python)
@@ -124,6 +125,7 @@ fn python_columns(agent: &Path, game: &Connect, queries: &[Query]) -> Vec<Column
             "inarow": g.inarow(),
             "depth": depth,
             "endgame": endgame,
+            "book": book,
         });
         input.push_str(&query.to_string());
         input.push('\n');
@@ -147,14 +149,16 @@ fn stacktune_column(game: &Connect, weights: &LinearPlayer, query: &Query) -> Co
     player.choose(game, &position).unwrap()
 }
 
-/// Asserts that the agent picks stacktune's column for every query; returns the columns.
+/// Asserts that the agent picks stacktune's column for every query (with its opening book
+/// when `game` has one); returns the columns.
 fn assert_same_columns(
     agent: &Path,
     game: &Connect,
     weights: &LinearPlayer,
     queries: &[Query],
 ) -> Vec<Column> {
-    let theirs = python_columns(agent, game, queries);
+    let booked = game.perfect_moves(&game.empty(), 0).is_some();
+    let theirs = python_columns(agent, game, queries, booked);
     assert_eq!(theirs.len(), queries.len());
     for (query, column) in queries.iter().zip(&theirs) {
         let (position, depth, endgame) = query;
@@ -397,4 +401,59 @@ fn the_contest_export_refuses_in_one_line_and_writes_nothing() {
         std::fs::read_to_string(dir.path().join("block_controller.py")).unwrap(),
         "mine"
     );
+}
+
+/// Every export kind, given its weights by an absolute path and by a relative one through
+/// directories, writes the file's own name and the SHA-256 of its bytes (`sha256sum`), and
+/// nothing of the directories it was found in.
+#[test]
+fn no_export_names_a_path_of_the_machine() {
+    let kinds = [
+        (
+            "kaggle",
+            "game = \"connect\"\n[weights]\nown_centre = 1.0\n",
+            "91da37f8f7aafb170e062771115b1d6f1c7cd653be34ad2308060056c4461c23",
+        ),
+        (
+            "contest",
+            "game = \"tetris\"\nrules = \"contest\"\n[weights]\nholes = -1.0\n",
+            "48fb85e23bccc262e062f39db5d154b56b0907f6c96f5069066597146870dc2f",
+        ),
+    ];
+    for (kind, text, sha256) in kinds {
+        let dir = tempfile::tempdir().unwrap();
+        let private = dir.path().join("home-of-someone").join("my-runs");
+        std::fs::create_dir_all(&private).unwrap();
+        std::fs::write(private.join("w.toml"), text).unwrap();
+        let absolute = private.join("w.toml");
+        let weights = [absolute.to_str().unwrap(), "home-of-someone/my-runs/w.toml"];
+        for (i, weights) in weights.into_iter().enumerate() {
+            let out = format!("export{i}.py");
+            let args = ["export", kind, "--weights", weights, "--out", &out];
+            let run = run_in(dir.path(), &args);
+            assert!(run.status.success(), "{kind}: {run:?}");
+            let python = std::fs::read_to_string(dir.path().join(&out)).unwrap();
+            let lines = format!("\nSOURCE = \"w.toml\"\nSOURCE_SHA256 = \"{sha256}\"\n");
+            assert_eq!(python.matches(&lines).count(), 1, "{kind}: {weights}");
+            for fragment in ["home-of-someone", "my-runs", dir.path().to_str().unwrap()] {
+                assert!(!python.contains(fragment), "{kind} names `{fragment}`");
+            }
+        }
+    }
+}
+
+/// `--book`: a book file is checked line by line before anything is written, and `none`
+/// embeds an empty book.
+#[test]
+fn the_book_is_checked_or_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.txt"), ". 4\n444444 4\n").unwrap();
+    let weights = root().join(WEIGHTS);
+    let out = export_kaggle(dir.path(), &weights, "a.py", &["--book", "bad.txt"]);
+    assert_one_line_error(&out, "book file bad.txt: line 2: column 4 is full");
+    assert!(!dir.path().join("a.py").exists());
+    let out = export_kaggle(dir.path(), &weights, "a.py", &["--book", "none"]);
+    assert!(out.status.success(), "{out:?}");
+    let python = std::fs::read_to_string(dir.path().join("a.py")).unwrap();
+    assert_eq!(python.matches("\nBOOK_PLIES = 0\nBOOK = {}\n").count(), 1);
 }

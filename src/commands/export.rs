@@ -1,7 +1,9 @@
 //! `export`: a weights file as one self-contained file for another runner.
 
-use crate::export::{contest, kaggle};
+use crate::export::{Provenance, contest, kaggle};
 use crate::fsutil::{refuse_existing, write_new};
+use crate::games::connect::Connect;
+use crate::games::connect::book::Book;
 use crate::weights::WeightFile;
 use anyhow::{Result, anyhow};
 use std::path::PathBuf;
@@ -37,6 +39,10 @@ pub struct KaggleArgs {
     #[arg(long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(0..=42))]
     pub endgame: u32,
+    /// The opening book the agent keeps to in the positions it holds, embedded: a book file
+    /// (`connect-book`), `shipped` (weights/connect/book.txt, the default) or `none`.
+    #[arg(long, value_name = "FILE|shipped|none", default_value = "shipped")]
+    pub book: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,10 +65,11 @@ pub fn run(args: ExportArgs) -> Result<()> {
 
 fn export_kaggle(args: &KaggleArgs) -> Result<()> {
     refuse_existing(&args.out)?;
-    let file = WeightFile::load(&args.weights)?;
-    let source = args.weights.display().to_string();
-    let python = kaggle::agent_source(&file, &source, args.endgame)
-        .map_err(|e| anyhow!("weights file {source}: {e}"))?;
+    let (file, text) = WeightFile::load_with_text(&args.weights)?;
+    let source = Provenance::of(&args.weights, text.as_bytes());
+    let book = Book::load(&Connect::standard(), &args.book)?;
+    let python = kaggle::agent_source(&file, &source, args.endgame, book.as_deref())
+        .map_err(|e| anyhow!("weights file {}: {e}", args.weights.display()))?;
     write_new(&args.out, python.as_bytes())?;
     println!("kaggle agent: {}", args.out.display());
     Ok(())
@@ -71,9 +78,9 @@ fn export_kaggle(args: &KaggleArgs) -> Result<()> {
 fn export_contest(args: &ContestArgs) -> Result<()> {
     refuse_existing(&args.out)?;
     let (file, text) = WeightFile::load_with_text(&args.weights)?;
-    let source = args.weights.display().to_string();
+    let source = Provenance::of(&args.weights, text.as_bytes());
     let python = contest::controller_source(&file, &text, &source)
-        .map_err(|e| anyhow!("weights file {source}: {e}"))?;
+        .map_err(|e| anyhow!("weights file {}: {e}", args.weights.display()))?;
     write_new(&args.out, python.as_bytes())?;
     println!("contest controller: {}", args.out.display());
     Ok(())

@@ -1,6 +1,7 @@
 //! One module per CLI command: its flags (clap) and what it does. `main.rs` only dispatches.
 
 pub mod compare;
+pub mod connect_book;
 pub mod evolve;
 pub mod export;
 pub mod moves;

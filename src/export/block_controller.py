@@ -21,6 +21,7 @@ import stacktune
 
 # <stacktune:generated> Written by `stacktune export contest`; export again rather than edit.
 SOURCE = "(the template, before export)"
+SOURCE_SHA256 = ""
 WEIGHTS_TOML = ""
 # </stacktune:generated>
 

@@ -6,6 +6,7 @@
 //! Python); exporting fills in its generated block with the weights file's whole text, its
 //! `[search]` table included, so the controller needs nothing beside it but the package.
 
+use super::Provenance;
 use crate::games::contest::features::FEATURE_NAMES;
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
@@ -15,9 +16,9 @@ use std::fmt::Write;
 const TEMPLATE: &str = include_str!("block_controller.py");
 
 /// The controller's Python source for the weights file `text` (already parsed as `file`);
-/// `source` (the file's path) is recorded in it. Weights of another game or of the research
+/// `source` (the file's name and hash) is recorded in it. Weights of another game or of the research
 /// rules are refused: the contest's engine plays the contest's rules only.
-pub fn controller_source(file: &WeightFile, text: &str, source: &str) -> Result<String> {
+pub fn controller_source(file: &WeightFile, text: &str, source: &Provenance) -> Result<String> {
     file.check_against("tetris", &FEATURE_NAMES)?;
     if file.rules.as_deref() != Some("contest") {
         bail!(
@@ -29,7 +30,7 @@ pub fn controller_source(file: &WeightFile, text: &str, source: &str) -> Result<
     let comment = " Written by `stacktune export contest`; export again rather than edit.";
     // A JSON string is a Python string literal too: every character reads back as written.
     writeln!(block, "{comment}")?;
-    writeln!(block, "SOURCE = {}", serde_json::to_string(source)?)?;
+    block.push_str(&source.python_lines());
     writeln!(block, "WEIGHTS_TOML = {}", serde_json::to_string(text)?)?;
     Ok(super::fill(TEMPLATE, &block))
 }
@@ -45,7 +46,8 @@ mod tests {
     #[test]
     fn the_weights_file_is_embedded_whole() {
         let file = WeightFile::parse(TEXT).unwrap();
-        let source = controller_source(&file, TEXT, "w \"1\".toml").unwrap();
+        let provenance = Provenance::of(std::path::Path::new("/m/w.toml"), TEXT.as_bytes());
+        let source = controller_source(&file, TEXT, &provenance).unwrap();
         let block = source
             .split(BEGIN)
             .nth(1)
@@ -56,7 +58,8 @@ mod tests {
         assert_eq!(
             block,
             " Written by `stacktune export contest`; export again rather than edit.\n\
-             SOURCE = \"w \\\"1\\\".toml\"\n\
+             SOURCE = \"w.toml\"\n\
+             SOURCE_SHA256 = \"9e425e552c16454e6ff2c36507817856ffdfddff0212bfa574ad98216aad0cc6\"\n\
              WEIGHTS_TOML = \"game = \\\"tetris\\\"\\nrules = \\\"contest\\\"\\n[search]\\n\
              beam_width = 4\\n[weights]\\nholes = -0.25832094649434656\\n\
              # \\\"quoted\\\" \\\\ é\\n\"\n"
@@ -68,13 +71,14 @@ mod tests {
     #[test]
     fn weights_of_another_game_or_ruleset_are_refused() {
         let connect = WeightFile::parse("game = \"connect\"\n[weights]\nown_centre = 1.0\n");
-        let err = controller_source(&connect.unwrap(), "", "c.toml").unwrap_err();
+        let provenance = Provenance::of(std::path::Path::new("c.toml"), b"");
+        let err = controller_source(&connect.unwrap(), "", &provenance).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the weights are for game `connect`, not `tetris`"
         );
         let research = WeightFile::parse("game = \"tetris\"\n[weights]\nholes = -1.0\n");
-        let err = controller_source(&research.unwrap(), "", "t.toml").unwrap_err();
+        let err = controller_source(&research.unwrap(), "", &provenance).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the weights are for tetris rules `research`, not `contest`"

@@ -6,10 +6,13 @@ evaluation, the weights times the features added one by one in the features' ord
 negamax with alpha-beta, columns tried centre first, and ties to the first best column; and
 the same endgame stage (`--endgame`, ENDGAME below, 0: none): on the 7 × 6 board with lines of
 four, from ENDGAME empty cells on, its own exact solver keeps the search to the columns that
-keep a won or drawn position's value. At a fixed depth it picks the column stacktune picks from
+keep a won or drawn position's value; and the opening book (`--book`, BOOK below), which does
+the same for the first moves from the solutions stacktune's solver wrote (`stacktune
+connect-book`). At a fixed depth it picks the column stacktune picks from
 the same position (tests/export.rs checks it). For Kaggle it deepens one ply at a time until
-the time a move may take is half spent, the solver's time included; a solver out of time
-restricts nothing.
+the time a move may take is half spent, the solver's time included, looking at the clock
+often enough that it ends within a hundredth of the other half after that; a solver out of
+time restricts nothing.
 
 Standard library only, so that it runs as it is on Kaggle's image: submit this one file.
 """
@@ -18,16 +21,28 @@ import time
 
 # <stacktune:generated> Written by `stacktune export kaggle`; export again rather than edit.
 SOURCE = "(the template, before export)"
+SOURCE_SHA256 = ""
 FEATURE_NAMES = ("own_centre",)
 WEIGHTS = {}
 ENDGAME = 0
+BOOK_PLIES = 0
+BOOK = {}
 # </stacktune:generated>
 
-#: Share of `configuration.actTimeout` a move's search may use: the rest is the margin for
-#: Kaggle's own work between the agent's answer and its clock.
+#: When this file began to run. Kaggle reads, compiles and runs the file inside the first
+#: move's call, so that move's clock started before this line: it counts its time from here.
+LOADED = time.perf_counter()
+
+#: Share of `configuration.actTimeout` a move may use: the rest is the margin for the moments
+#: the process does not run (on a loaded machine) and for Kaggle's own work around the call.
 TIME_SHARE = 0.5
-#: Nodes searched between two looks at the clock.
-CLOCK_EVERY = 256
+#: The longest stretch of search between two looks at the clock, as a share of that margin:
+#: a move ends at most one stretch after its deadline.
+LOOK_SHARE = 0.01
+#: The most nodes between two looks, whatever the rate measured: that rate is the last
+#: stretch's, and a load that arrives in the middle of a move slows the nodes after it. A look
+#: costs a hundredth of a node.
+LOOK_MOST = 32
 #: The board the endgame stage plays on (rows, columns, line): stacktune's solver knows no other.
 STANDARD = (6, 7, 4)
 #: Positions the solver's table keeps before it starts over, so that a long game's memory
@@ -104,10 +119,23 @@ class Rules:
         self.window_sizes = range(1, (len(names) - 8) // 2)
         self.nodes = 0
         self.deadline = None
+        #: The node count at which to look at the clock next, and the last look's time and count.
+        self.next_look = INF
+        self.looked = (0.0, 0)
+        self.look_seconds = 0.0
         self.solver = Solver(self)
 
     def cell(self, column, row):
         return 1 << (column * (self.rows + 1) + row)
+
+    def mirror(self, bits):
+        """`bits` with column c moved to column `columns − 1 − c`."""
+        stride = self.rows + 1
+        column = (1 << stride) - 1
+        mirrored = 0
+        for c in range(self.columns):
+            mirrored |= ((bits >> (c * stride)) & column) << ((self.columns - 1 - c) * stride)
+        return mirrored
 
     def _windows(self):
         span = self.inarow - 1
@@ -210,12 +238,31 @@ class Rules:
 
     def tick(self):
         self.nodes += 1
-        if (
-            self.deadline is not None
-            and self.nodes % CLOCK_EVERY == 0
-            and time.perf_counter() > self.deadline
-        ):
+        if self.nodes >= self.next_look:
+            self.look()
+
+    def start_clock(self, deadline, look_seconds):
+        """Searches from now on stop at `deadline` (`time.perf_counter`), looking at the clock
+        about every `look_seconds`; None: they run to the end."""
+        self.deadline = deadline
+        self.look_seconds = look_seconds
+        self.looked = (time.perf_counter(), self.nodes)
+        self.next_look = self.nodes + 1 if deadline is not None else INF
+
+    def look(self):
+        """Stops the search past the deadline; else sets the next look `look_seconds` of
+        search later, at the rate of the nodes since the last look (at most LOOK_MOST on)."""
+        if self.deadline is None:
+            self.next_look = INF
+            return
+        now = time.perf_counter()
+        if now > self.deadline:
             raise OutOfTime()
+        then, nodes = self.looked
+        done = self.nodes - nodes
+        fit = int(done * self.look_seconds / (now - then)) if now > then else LOOK_MOST
+        self.next_look = self.nodes + max(1, min(fit, LOOK_MOST))
+        self.looked = (now, self.nodes)
 
     def best_value(self, own, opp):
         """The best one-ply value for the side to move (`own`): stacktune's `best_value`."""
@@ -410,6 +457,43 @@ def read_board(rules, board, mark):
     return own, opp
 
 
+#: What `book_keeping` answers for a position the book does not hold.
+NOT_IN_BOOK = object()
+
+
+def book_keeping(rules, own, opp):
+    """The columns the opening book (BOOK, stacktune's `--book`) keeps for the side to move
+    (`own`): those that keep a won or drawn position's value under perfect play, None for a
+    lost one (every column); NOT_IN_BOOK past its BOOK_PLIES discs, off the standard board, or
+    where it does not hold the position or its mirror image. The book's key is stacktune's
+    solver's: the mover's discs plus all discs, which also shows whose turn it is."""
+    occupied = own | opp
+    if (rules.rows, rules.columns, rules.inarow) != STANDARD or popcount(occupied) > BOOK_PLIES:
+        return NOT_IN_BOOK
+    key = own + occupied
+    kept = BOOK.get(key)
+    if kept is not None:
+        columns = range(rules.columns)
+    else:
+        kept = BOOK.get(rules.mirror(key))
+        if kept is None:
+            return NOT_IN_BOOK
+        columns = range(rules.columns - 1, -1, -1)
+    if not kept:
+        return None
+    return {column for bit, column in enumerate(columns) if kept >> bit & 1}
+
+
+def kept_columns(rules, own, opp, endgame, book):
+    """The columns the search may choose from, or None for all of them: the opening book's
+    where it holds the position (when `book`), else the endgame stage's (`value_keeping`)."""
+    if book:
+        kept = book_keeping(rules, own, opp)
+        if kept is not NOT_IN_BOOK:
+            return kept
+    return value_keeping(rules, own, opp, endgame)
+
+
 def value_keeping(rules, own, opp, endgame):
     """The columns stacktune's endgame stage (`--endgame`) lets the search choose from, or None
     for all of them: on the standard board with at most `endgame` empty cells (0: never), the
@@ -421,28 +505,32 @@ def value_keeping(rules, own, opp, endgame):
     return rules.solver.keeping(own, opp)
 
 
-def choose_column(board, mark, rows, columns, inarow, depth, endgame=0):
+def choose_column(board, mark, rows, columns, inarow, depth, endgame=0, book=False):
     """The column stacktune picks at a fixed `depth` (alpha-beta plies, 1: one ply) with an
-    endgame stage from `endgame` empty cells (0: none) for the side playing `mark` on a Kaggle
-    board: what tests compare with stacktune."""
+    endgame stage from `endgame` empty cells (0: none) and, when `book`, the opening book, for
+    the side playing `mark` on a Kaggle board: what tests compare with stacktune."""
     rules = rules_for(rows, columns, inarow)
     own, opp = read_board(rules, board, mark)
-    rules.deadline = None
-    allowed = value_keeping(rules, own, opp, endgame)
+    rules.start_clock(None, 0.0)
+    allowed = kept_columns(rules, own, opp, endgame, book)
     return rules.choose(own, opp, depth, allowed)[0]
 
 
 def agent(observation, configuration):
     """Kaggle's entry point: the column to play, searched one ply deeper at a time until
-    TIME_SHARE of `actTimeout` is spent; the last depth searched in full decides. A depth
-    where every column loses does not replace the choice of the depth before (against a
-    player who errs, the shallower choice still looks best), and a won position stops.
+    TIME_SHARE of `actTimeout` is spent (the first move's time counted from LOADED); the last
+    depth searched in full decides. A depth where every column loses does not replace the
+    choice of the depth before (against a player who errs, the shallower choice still looks
+    best), and a won position stops.
 
-    From ENDGAME empty cells on (0: never), the search chooses among the columns that keep the
-    position's value under perfect play (`value_keeping`), solved first within the same time.
+    In the opening book's positions (BOOK), and from ENDGAME empty cells on (0: never), the
+    search chooses among the columns that keep the position's value under perfect play
+    (`kept_columns`): the book's, or the endgame solver's, solved first within the same time.
     When the solver runs out of that time, the search chooses among all columns, as without
     the endgame stage, in what time is left (at least the one-ply choice)."""
-    start = time.perf_counter()
+    global LOADED
+    start = time.perf_counter() if LOADED is None else LOADED
+    LOADED = None
     rows = int(setting(configuration, "rows", 6))
     columns = int(setting(configuration, "columns", 7))
     inarow = int(setting(configuration, "inarow", 4))
@@ -453,14 +541,15 @@ def agent(observation, configuration):
     own, opp = read_board(rules, board, mark)
     empty = rows * columns - popcount(own | opp)
     deadline = start + TIME_SHARE * seconds
-    rules.deadline = deadline
+    look_seconds = LOOK_SHARE * (1 - TIME_SHARE) * seconds
+    rules.start_clock(deadline, look_seconds)
     try:
-        allowed = value_keeping(rules, own, opp, ENDGAME)
+        allowed = kept_columns(rules, own, opp, ENDGAME, True)
     except OutOfTime:
         allowed = None
-    rules.deadline = None
+    rules.start_clock(None, 0.0)
     column, value = rules.choose(own, opp, 1, allowed)
-    rules.deadline = deadline
+    rules.start_clock(deadline, look_seconds)
     depth = 1
     while value != INF and depth < empty:
         depth += 1

@@ -62,6 +62,12 @@ pub struct GameSpec {
     #[arg(long, value_name = "EMPTY_CELLS")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endgame: Option<u32>,
+    /// Connect Four (7 × 6, 4 in a row): an opening book (`connect-book`) whose columns the
+    /// search picks among in the positions it holds: a book file, `shipped`
+    /// (weights/connect/book.txt, compiled in) or `none` (the default).
+    #[arg(long, value_name = "FILE|shipped|none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book: Option<String>,
     /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
     /// ply; a position's value is its evaluation plus the points of the moves before it.
     #[arg(long)]
@@ -260,6 +266,9 @@ impl GameSpec {
         if let Some(e) = self.endgame {
             s += &format!(" --endgame {e}");
         }
+        if let Some(b) = &self.book {
+            s += &format!(" --book {b}");
+        }
         if let Some(w) = self.beam_width {
             s += &format!(" --beam-width {w}");
         }
@@ -312,7 +321,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 19] = [
+        let settings: [(&str, bool, &[Ruleset]); 20] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -324,6 +333,7 @@ impl GameSpec {
             ("--fitness", self.fitness.is_some(), &[Puyo]),
             ("--inarow", self.inarow.is_some(), &[Connect]),
             ("--endgame", self.endgame.is_some(), &[Connect]),
+            ("--book", self.book.is_some(), &[Connect]),
             ("--opponent", !self.opponents.is_empty(), &[Connect]),
             ("--bag7", self.bag7, &[Research]),
             ("--allow-topout", self.allow_topout, &[Research, Puyo]),

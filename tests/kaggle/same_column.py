@@ -1,7 +1,8 @@
 """Reads positions, one JSON object a line on standard input ({"board", "mark", "rows",
-"columns", "inarow", "depth", "endgame"}, the board as Kaggle gives it, "endgame" 0 when
-absent), and prints the column the exported agent picks at that fixed depth with that endgame
-stage for each, one a line: what tests/export.rs compares with stacktune's own choice.
+"columns", "inarow", "depth", "endgame", "book"}, the board as Kaggle gives it, "endgame" 0
+and "book" false when absent), and prints the column the exported agent picks at that fixed
+depth with that endgame stage, and its opening book when "book" is true, for each, one a
+line: what tests/export.rs compares with stacktune's own choice.
 
     python3 tests/kaggle/same_column.py submission.py < positions.jsonl
 """
@@ -31,6 +32,7 @@ def main():
             q["inarow"],
             q["depth"],
             q.get("endgame", 0),
+            q.get("book", False),
         )
         out.append(str(column))
     sys.stdout.write("\n".join(out) + "\n")

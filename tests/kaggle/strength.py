@@ -8,8 +8,10 @@ agent moves first in the even-numbered games), game i's random choices seeded wi
 series run in less time: the agent then searches less deep, so its results are a lower bound
 for the agent given Kaggle's time. `--depth D` plays the file's fixed-depth search instead
 (`choose_column`, the search the agent deepens), which no clock changes: the same results on
-any machine; `--endgame N` adds the endgame stage to it (the agent itself plays the file's
-ENDGAME). The opponents keep Kaggle's configuration.
+any machine; `--endgame N` adds the endgame stage to it and `--book` the file's opening book
+(the agent itself plays the file's ENDGAME and BOOK). An opponent `depthD` (e.g. `depth6`) is
+the file's own search at a fixed D plies, without book or endgame. The opponents keep Kaggle's
+configuration.
 """
 
 import argparse
@@ -23,10 +25,10 @@ from kaggle_environments import make
 from kaggle_environments.agent import get_last_callable
 
 
-def load_agent(path, seconds=None, depth=None, endgame=0):
+def load_agent(path, seconds=None, depth=None, endgame=0, book=False):
     """The agent as Kaggle loads a submission (the last callable the file defines), given an
     actTimeout of `seconds`, or searching a fixed `depth` with an endgame stage from `endgame`
-    empty cells (the file's `choose_column`)."""
+    empty cells, and the file's opening book when `book` (the file's `choose_column`)."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
     agent = get_last_callable(source, path=path)
@@ -39,7 +41,7 @@ def load_agent(path, seconds=None, depth=None, endgame=0):
         def fixed(observation, configuration):
             c = configuration
             board, mark = observation.board, observation.mark
-            return choose(board, mark, c.rows, c.columns, c.inarow, depth, endgame)
+            return choose(board, mark, c.rows, c.columns, c.inarow, depth, endgame, book)
 
         return fixed
     if seconds is not None:
@@ -51,12 +53,15 @@ def load_agent(path, seconds=None, depth=None, endgame=0):
     return agent
 
 
-def play(path, opponent, first, seconds, depth, endgame, seed):
+def play(path, opponent, first, seconds, depth, endgame, seed, book=False):
     """One game in Kaggle's environment, the built-in agents' random choices seeded with
     `seed`: the agent's result (1 win, 0 draw, -1 loss) and the statuses, which say whether
-    anyone erred or ran out of time."""
+    anyone erred or ran out of time. An opponent `depthD` is the file's own search at a fixed
+    D plies without its book or endgame."""
     random.seed(seed)
-    timed = load_agent(path, seconds, depth, endgame)
+    timed = load_agent(path, seconds, depth, endgame, book)
+    if opponent.startswith("depth"):
+        opponent = load_agent(path, depth=int(opponent[len("depth") :]))
 
     env = make("connectx", debug=True)
     agents = [timed, opponent] if first else [opponent, timed]
@@ -66,9 +71,11 @@ def play(path, opponent, first, seconds, depth, endgame, seed):
     return ours["reward"], statuses
 
 
-def series(path, opponent, games, seconds=None, depth=None, endgame=0, workers=2):
+def series(path, opponent, games, seconds=None, depth=None, endgame=0, workers=2, book=False):
     """`games` games against `opponent`, the agent first in the even-numbered ones."""
-    args = [(path, opponent, i % 2 == 0, seconds, depth, endgame, i) for i in range(games)]
+    args = [
+        (path, opponent, i % 2 == 0, seconds, depth, endgame, i, book) for i in range(games)
+    ]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(play, *zip(*args)))
     tally = {"opponent": opponent, "games": games, "wins": 0, "draws": 0, "losses": 0, "errors": 0}
@@ -90,7 +97,9 @@ def main():
     parser.add_argument("agent", help="the exported agent (a .py file)")
     parser.add_argument("--games", type=int, default=200, help="games per opponent")
     parser.add_argument(
-        "--opponent", action="append", help="a built-in agent: random or negamax (repeat)"
+        "--opponent",
+        action="append",
+        help="a built-in agent, random or negamax, or depthD: the file's own D-ply search (repeat)",
     )
     parser.add_argument("--seconds", type=float, help="the agent's actTimeout (Kaggle: 2)")
     parser.add_argument(
@@ -98,6 +107,9 @@ def main():
     )
     parser.add_argument(
         "--endgame", type=int, default=0, help="with --depth: the endgame stage from N empty cells"
+    )
+    parser.add_argument(
+        "--book", action="store_true", help="with --depth: the file's opening book too"
     )
     parser.add_argument("--workers", type=int, default=2, help="games played at once")
     args = parser.parse_args()
@@ -110,6 +122,7 @@ def main():
             args.depth,
             args.endgame,
             args.workers,
+            args.book,
         )
         print(json.dumps(tally), flush=True)
     return 0

@@ -2,7 +2,8 @@
 which columns keep a position's value, against Pascal Pons' published scores (win, draw or loss
 for the side to move) and against the scores of every column in the games set, on positions of
 at most 20 empty cells (a few seconds all together); and `agent` itself, on a clock that moves
-on by a fixed step at every look so that its search is the same on any machine: it keeps the
+on by a fixed step at every look and for every node searched, so that its search is the same
+on any machine: it keeps the
 value within its endgame where the plain search does not, and it falls back to the plain
 search when the solver runs out of time. That `choose_column` picks stacktune's column with an
 endgame is tests/export.rs's job."""
@@ -115,8 +116,35 @@ class Clock:
         self.step = step
 
     def perf_counter(self):
-        self.now += self.step
+        self.now += self.step + self.searching()
         return self.now
+
+    def searching(self):
+        """The seconds the search took since the last look: none on this clock."""
+        return 0.0
+
+
+class SlowMachine(Clock):
+    """A `Clock` that also moves on by `node_seconds` for every node the agent's `rules`
+    search (from its first look on), as on a machine where a node takes that long: after
+    `fast` nodes at a hundredth of it, a load that arrives in the middle of a move."""
+
+    def __init__(self, rules, node_seconds, fast=0, step=1e-6):
+        super().__init__(step)
+        self.rules = rules
+        self.node_seconds = node_seconds
+        self.fast = fast
+        self.first = self.seen = None
+
+    def searching(self):
+        nodes = self.rules.nodes
+        if self.seen is None:
+            self.first = self.seen = nodes
+        fast_end = self.first + self.fast
+        quick = max(0, min(nodes, fast_end) - self.seen)
+        slow = nodes - max(self.seen, fast_end) if nodes > fast_end else 0
+        self.seen = nodes
+        return (quick / 100 + slow) * self.node_seconds
 
 
 def kaggle_board(moves):
@@ -130,11 +158,13 @@ def kaggle_board(moves):
     return board
 
 
-def play(module, monkeypatch, moves, endgame, step, seconds):
+def play(module, monkeypatch, moves, endgame, clock, seconds=2):
     """The agent's column after `moves`, its ENDGAME `endgame`, given an actTimeout of
-    `seconds` on a clock of `step` seconds a look."""
+    `seconds` on `clock` (a `Clock`)."""
     monkeypatch.setattr(module, "ENDGAME", endgame)
-    monkeypatch.setattr(module, "time", Clock(step))
+    monkeypatch.setattr(module, "time", clock)
+    # Every move's clock from its call, the first one's too (no file was loaded on this clock).
+    monkeypatch.setattr(module, "LOADED", None)
     # The same node count and table for every move: the same looks at the clock.
     rules = module.rules_for(6, 7, 4)
     rules.nodes = 0
@@ -151,7 +181,7 @@ def kept_columns(scores):
 
 def test_the_agent_keeps_the_value_within_its_endgame(module, monkeypatch):
     # Won or drawn positions with at most 16 empty cells where only some columns keep the
-    # value, and three looks at the clock a move (767 nodes): the solver needs a few hundred.
+    # value, and 768 nodes a move: the solver needs a few hundred.
     late = [
         (m, s)
         for m, s in games_set()
@@ -160,9 +190,10 @@ def test_the_agent_keeps_the_value_within_its_endgame(module, monkeypatch):
     assert len(late) >= 300, len(late)
     plain_lost = 0
     for moves, scores in late:
-        column = play(module, monkeypatch, moves, 16, 0.001, 0.006)
+        rules = module.rules_for(6, 7, 4)
+        column = play(module, monkeypatch, moves, 16, SlowMachine(rules, 1 / 768))
         assert column in kept_columns(scores), moves
-        plain = play(module, monkeypatch, moves, 0, 0.001, 0.006)
+        plain = play(module, monkeypatch, moves, 0, SlowMachine(rules, 1 / 768))
         plain_lost += plain not in kept_columns(scores)
     # Without the stage, the same search loses the value of some of them.
     assert plain_lost >= 5, plain_lost
@@ -185,16 +216,14 @@ def test_out_of_time_the_agent_chooses_among_all_columns(module, monkeypatch):
         module.value_keeping(rules, own, opp, 42)
         if rules.nodes > nodes:
             break
-    # Looking at the clock at every node, which jumps past the deadline at once: the solver
-    # gives up, and the agent chooses among all columns, as without the stage, in the time
-    # left (none: the one-ply choice).
+    # A clock that jumps past the deadline at the first look, after the first node: the
+    # solver gives up, and the agent chooses among all columns, as without the stage, in the
+    # time left (none: the one-ply choice).
     rules.solver.table.clear()
-    every = module.CLOCK_EVERY
-    monkeypatch.setattr(module, "CLOCK_EVERY", 1)
-    assert play(module, monkeypatch, moves, 24, 10.0, 2) == one_ply
+    assert play(module, monkeypatch, moves, 24, Clock(10.0)) == one_ply
     # Given the time, it keeps the value.
-    monkeypatch.setattr(module, "CLOCK_EVERY", every)
-    assert play(module, monkeypatch, moves, 24, 0.001, 2) in kept_columns(scores)
+    fast = SlowMachine(rules, 1e-7)
+    assert play(module, monkeypatch, moves, 24, fast) in kept_columns(scores)
 
 
 def test_lines_of_four_unrolled_find_the_cells_of_any_line(module):

@@ -7,6 +7,7 @@
 pub mod accuracy;
 pub mod agents;
 pub mod board;
+pub mod book;
 pub mod listing;
 pub mod matches;
 mod page;
@@ -22,9 +23,11 @@ use crate::search::{Player, Search};
 use agents::{Opponent, PolicyAgent};
 use anyhow::{Result, bail};
 use board::{Geometry, MAX_COLUMNS, MAX_INAROW, centre_first};
+use book::Book;
 use matches::play_round;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
+use std::sync::Arc;
 
 /// Deepest search `--depth` accepts: a full-width search of 7 columns grows sevenfold per ply.
 pub const MAX_DEPTH: u32 = 8;
@@ -103,6 +106,8 @@ pub struct Connect {
     pool: Vec<Opponent>,
     /// Plies the hall of fame's rivals search, as the tuned player does (1: one ply).
     depth: u32,
+    /// The opening book the search keeps to where it holds the position (`--book`).
+    book: Option<Arc<Book>>,
 }
 
 /// Refuses an `--endgame` the solver cannot play: out of 1..=42, or another board than the
@@ -268,6 +273,7 @@ impl Connect {
             openings: Vec::new(),
             pool: vec![Opponent::Tutorial, Opponent::Negamax4],
             depth: 1,
+            book: None,
         };
         game.openings = game.suite();
         Ok(game)
@@ -322,6 +328,10 @@ impl Connect {
         if let Some(endgame) = spec.endgame {
             check_endgame(&game, endgame)?;
         }
+        if let Some(book) = &spec.book {
+            let book = Book::load(&game, book)?;
+            game.set_book(book);
+        }
         if !spec.opponents.is_empty() {
             game.pool = spec
                 .opponents
@@ -330,6 +340,12 @@ impl Connect {
                 .collect::<Result<_>>()?;
         }
         Ok(game)
+    }
+
+    /// Keeps the search to `book`'s columns in the positions it holds ([`Book::load`] checked
+    /// that it is for this board).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
     }
 
     /// The classic game: 6 rows, 7 columns, 4 in a row (what the solver solves).
@@ -372,6 +388,24 @@ impl Connect {
         self.windows
             .iter()
             .any(|&w| position.discs[player] & w == w)
+    }
+
+    /// `position` seen in a mirror: column c becomes column `columns − 1 − c`. Its value and
+    /// the values of its columns are those of the position, mirrored.
+    pub fn mirror(&self, position: &Position) -> Position {
+        let g = &self.geometry;
+        let (columns, stride) = (g.columns(), g.rows() + 1);
+        let mut mirrored = *position;
+        mirrored.discs = [0; 2];
+        for c in 0..columns {
+            let to = columns - 1 - c;
+            for (player, discs) in position.discs.iter().enumerate() {
+                let column = (discs & g.column_mask(c)) >> (c * stride);
+                mirrored.discs[player] |= column << (to * stride);
+            }
+            mirrored.heights[to as usize] = position.heights[c as usize];
+        }
+        mirrored
     }
 
     /// Whether `column` exists and has room.
@@ -564,10 +598,14 @@ impl Game for Connect {
         self.empty()
     }
 
-    /// On the 7 × 6 board, 4 in a row, from `endgame` empty cells on: the solver's
+    /// In the opening book's positions, its columns; on the 7 × 6 board, 4 in a row, from
+    /// `endgame` empty cells on: the solver's
     /// [`perfect::value_keeping`] columns, with one solver (and its 8 MB table) per thread,
     /// kept from move to move since what it learnt stays true.
     fn perfect_moves(&self, position: &Position, endgame: u32) -> Option<Vec<Column>> {
+        if let Some(kept) = self.book.as_ref().and_then(|b| b.kept(self, position)) {
+            return kept;
+        }
         let g = &self.geometry;
         let empty = g.rows() * g.columns() - position.moves_played();
         if endgame == 0 || empty > endgame || !self.is_standard() {

@@ -104,6 +104,23 @@ impl Perfect {
     }
 }
 
+/// The value of a [`Connect::standard`] position in play for its side to move under perfect
+/// play: 1 won, 0 drawn, −1 lost. At most two null-window searches.
+pub fn outcome(solver: &mut Solver, game: &Connect, position: &Position) -> i8 {
+    let solved = "a solver without a time limit runs to the end";
+    if ORDER[..COLUMNS]
+        .iter()
+        .any(|&c| game.is_legal(position, c) && game.wins(position, c))
+        || solver.is_above(position, 0).expect(solved)
+    {
+        1
+    } else if solver.is_above(position, -1).expect(solved) {
+        0
+    } else {
+        -1
+    }
+}
+
 /// The columns that keep the value of a [`Connect::standard`] position in play under perfect
 /// play, centre first: in a won position those that win at once or leave the opponent lost; in
 /// a drawn one those that leave the opponent no win (the last cell included). `None` for a
@@ -115,13 +132,11 @@ pub fn value_keeping(
     position: &Position,
 ) -> Option<Vec<Column>> {
     let solved = "a solver without a time limit runs to the end";
-    let won = ORDER[..COLUMNS]
-        .iter()
-        .any(|&c| game.is_legal(position, c) && game.wins(position, c))
-        || solver.is_above(position, 0).expect(solved);
-    if !won && !solver.is_above(position, -1).expect(solved) {
+    let value = outcome(solver, game, position);
+    if value < 0 {
         return None;
     }
+    let won = value > 0;
     // The opponent's score after a column that keeps the value: below 0 (won), at most 0 (drawn).
     let most = if won { -1 } else { 0 };
     let kept = ORDER[..COLUMNS]

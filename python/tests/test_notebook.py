@@ -47,8 +47,8 @@ def test_the_tuning_notebook_runs_to_its_tuned_player():
     client.execute()
     text = printed(notebook)
     # The figures its text quotes.
-    assert "200 games: 83.0 ± 9.4 lines" in text
-    assert "tuned, on the same 200 held-out games: 122.8 ± 16.0 lines" in text
+    assert "200 games: 83.0 ± 9.5 lines" in text
+    assert "tuned, on the same 200 held-out games: 122.8 ± 16.1 lines" in text
     assert "stacktune play --weights " in text
     figures = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs if "image/png" in o.get("data", {})]
     assert len(figures) == 1

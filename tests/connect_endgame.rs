@@ -2,11 +2,12 @@
 //! the exact solver proves keep the position's value, and its search picks among them.
 
 use stacktune::eval::LinearPlayer;
-use stacktune::game::{Game, Policy};
+use stacktune::game::Policy;
 use stacktune::games::connect::accuracy::{Solved, games_set};
+use stacktune::games::connect::book::Book;
 use stacktune::games::connect::perfect::value_keeping;
 use stacktune::games::connect::solver::Solver;
-use stacktune::games::connect::{Column, Connect};
+use stacktune::games::connect::{Column, Connect, Position};
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 
@@ -16,14 +17,14 @@ use common::{assert_each_refused, assert_one_line_error, root, run};
 const WEIGHTS: &str = "weights/connect/parity.toml";
 
 fn shipped(depth: u32, endgame: u32) -> Player {
+    player(WEIGHTS, depth, endgame)
+}
+
+/// The alpha-beta player of a connect weights file.
+fn player(weights: &str, depth: u32, endgame: u32) -> Player {
     let game = Connect::standard();
-    let file = WeightFile::load(&root().join(WEIGHTS)).unwrap();
-    let weights: Vec<f64> = game
-        .feature_names()
-        .iter()
-        .map(|name| file.weights[*name])
-        .collect();
-    let eval = LinearPlayer::from_vector(game.feature_names(), &weights).unwrap();
+    let file = WeightFile::load(&root().join(weights)).unwrap();
+    let eval = LinearPlayer::from_file(&game, &file).unwrap();
     Player::new(eval, Search::AlphaBeta { depth, endgame })
 }
 
@@ -182,4 +183,87 @@ fn an_endgame_the_solver_cannot_play_is_refused_in_one_line() {
         &run(&["solve-connect", "--accuracy", weights, "--endgame", "50"]),
         "--endgame 50 is out of range 1..=42",
     );
+}
+
+/// The value of a position the book holds, for its side to move, from the book alone: lost
+/// when no column keeps anything, won when a kept column wins at once or leaves the opponent
+/// lost, drawn otherwise; `None` where the book cannot tell (a kept column leaves a position
+/// beyond it).
+fn book_value(game: &Connect, book: &Book, position: &Position) -> Option<i8> {
+    let Some(kept) = book.kept(game, position)? else {
+        return Some(-1);
+    };
+    let mut value = 0;
+    for column in kept {
+        let mut after = *position;
+        if game.play(&mut after, column).is_some() {
+            return Some(1);
+        }
+        if book.kept(game, &after)?.is_none() {
+            value = 1;
+        }
+    }
+    Some(value)
+}
+
+/// The shipped book, made by `stacktune connect-book --plies 1` with stacktune's own solver,
+/// agrees with the published solution of the game (Allis 1988, Allen 1989): the first player
+/// wins by the centre column only (a first disc in c or e draws, in a, b, f or g it loses).
+#[test]
+fn the_shipped_book_holds_the_published_solution() {
+    let game = Connect::standard();
+    let book = Book::shipped();
+    assert_eq!(book.plies(), 1);
+    let at = |moves: &str| game.parse_moves(moves).unwrap();
+    assert_eq!(book.kept(&game, &game.empty()), Some(Some(vec![3])));
+    assert_eq!(book_value(&game, &book, &game.empty()), Some(1));
+    // After the centre the second player is lost; after any other first disc it is not.
+    for column in 1..=7 {
+        let kept = book.kept(&game, &at(&column.to_string()));
+        assert_eq!(
+            kept.unwrap().is_none(),
+            column == 4,
+            "first disc in {column}"
+        );
+    }
+    assert_eq!(book.kept(&game, &at("44")), None);
+}
+
+/// With the book the player opens in the centre, the one first column that keeps the win, at
+/// every depth, where the search alone opens by its depth's parity (evolved.toml, which
+/// `export kaggle` ships, in column c at every even depth). In every position the book
+/// holds, mirror images too, the player keeps the value: a won position stays won, a drawn
+/// one at least drawn.
+#[test]
+fn the_book_player_keeps_every_booked_value() {
+    let mut game = Connect::standard();
+    let plain: Vec<Column> = (1..=7)
+        .map(|depth| {
+            let evolved = player("weights/connect/evolved.toml", depth, 0);
+            evolved.choose(&game, &game.empty()).unwrap()
+        })
+        .collect();
+    assert_eq!(plain, [3, 2, 3, 2, 3, 2, 3]);
+    game.set_book(Book::load(&game, "shipped").unwrap());
+    let book = Book::shipped();
+    let mut kept_positions = 0;
+    for entry in book.entries() {
+        for position in [entry.position, game.mirror(&entry.position)] {
+            let Some(Some(kept)) = book.kept(&game, &position) else {
+                continue;
+            };
+            kept_positions += 1;
+            for depth in 1..=7 {
+                let column = shipped(depth, 0).choose(&game, &position).unwrap();
+                assert!(
+                    kept.contains(&column),
+                    "{}: depth {depth} plays {column}, not one of {kept:?}",
+                    entry.moves
+                );
+            }
+        }
+    }
+    // The empty board and the six first discs off the centre, each position and its mirror
+    // image (the empty board is its own).
+    assert_eq!(kept_positions, 8);
 }

@@ -3,8 +3,10 @@
 
 use crate::fsutil::{refuse_existing, write_new};
 use crate::games::connect::book::Book;
+use crate::progress::{Mode, Progress};
 use anyhow::Result;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Deepest book the command builds: the solver's time grows about fourfold a disc.
@@ -19,21 +21,27 @@ pub struct ConnectBookArgs {
     /// is never overwritten.
     #[arg(long)]
     pub out: PathBuf,
-    /// Worker threads, one solver (8 MB) each (0 = one per core); the book does not depend on it.
+    /// Worker threads, one solver (512 MB) each (0 = one per core); the book does not depend
+    /// on it.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Show no progress on standard error.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 pub fn run(args: ConnectBookArgs) -> Result<()> {
     refuse_existing(&args.out)?;
     let start = Instant::now();
+    let progress = OnceLock::new();
     let book = Book::build("", args.plies, args.threads, &|count, of| {
-        if count % 50 == 0 || count == of {
-            eprintln!(
-                "solved {count} of {of} positions with {} discs, {:.1} s",
-                args.plies + 1,
-                start.elapsed().as_secs_f64()
-            );
+        let bar = progress.get_or_init(|| {
+            let label = format!("solving the positions with {} discs", args.plies + 1);
+            Progress::new(Mode::detect(args.quiet), of as u64, &label)
+        });
+        bar.inc();
+        if count == of {
+            bar.finish();
         }
     })?;
     let header = [

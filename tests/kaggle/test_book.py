@@ -61,3 +61,20 @@ def test_the_search_chooses_among_the_books_columns(module):
     # After `12` the first player chooses among columns 1 and 4 only.
     board = kaggle_board("12")
     assert module.choose_column(board, 1, 6, 7, 4, 2, book=True) in {1, 4}
+
+
+def test_the_shipped_book_opens_in_the_centre_at_every_depth(submission):
+    """The book `export kaggle` embeds by default (weights/connect/book.txt, up to one disc):
+    on the empty board the search keeps to the centre at every depth, where without the book it
+    opens in column 2, giving the first player's win away, at every even depth."""
+    shipped = load(submission)
+    assert shipped.BOOK_PLIES == 1
+    assert len(shipped.BOOK) == 5
+    board = kaggle_board("")
+    plain = [shipped.choose_column(board, 1, 6, 7, 4, depth) for depth in range(1, 8)]
+    assert plain == [3, 2, 3, 2, 3, 2, 3]
+    for depth in range(1, 8):
+        assert shipped.choose_column(board, 1, 6, 7, 4, depth, book=True) == 3
+    # After a first disc in the centre the second player is lost: every column is left to it.
+    rules = shipped.rules_for(6, 7, 4)
+    assert shipped.book_keeping(rules, *discs(rules, "4")) is None

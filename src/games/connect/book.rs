@@ -10,14 +10,13 @@
 //! its value (1 to 7, ascending), or `-` for a lost position, which every column keeps.
 
 use super::perfect::outcome;
-use super::solver::Solver;
+use super::solver::{OPENING_SLOTS, Solver};
 use super::{Column, Connect, Ending, Position};
 use crate::game::Game;
 use anyhow::{Result, anyhow, bail};
-use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The book shipped in the repository, compiled in so that every binary has it.
@@ -164,20 +163,7 @@ impl Book {
             layers.push(next);
         }
         let deepest = layers.pop().expect("one layer beyond the book");
-        let count = AtomicUsize::new(0);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?;
-        let outcomes: Vec<i8> = pool.install(|| {
-            deepest
-                .par_iter()
-                .map_init(Solver::new, |solver, (_, position)| {
-                    let value = outcome(solver, &game, position);
-                    solved(count.fetch_add(1, Ordering::Relaxed) + 1, deepest.len());
-                    value
-                })
-                .collect()
-        });
+        let outcomes = solve_all(&game, &deepest, threads, solved);
         let mut values: HashMap<Position, i8> =
             deepest.iter().map(|(_, p)| *p).zip(outcomes).collect();
         let mut entries = Vec::new();
@@ -267,6 +253,40 @@ impl Book {
         }
         Ok(Book::from_entries(entries))
     }
+}
+
+/// The outcome of every position, on `threads` workers (0: one per core) that each keep one
+/// solver with an [`OPENING_SLOTS`] table for all the positions they take: neighbouring
+/// positions share most of their trees, and a table kept from one to the next saves that work.
+fn solve_all(
+    game: &Connect,
+    positions: &[(String, Position)],
+    threads: usize,
+    solved: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<i8> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let next = AtomicUsize::new(0);
+    let count = AtomicUsize::new(0);
+    let outcomes: Vec<AtomicI8> = positions.iter().map(|_| AtomicI8::new(0)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(positions.len()) {
+            scope.spawn(|| {
+                let mut solver = Solver::<OPENING_SLOTS>::sized();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((_, position)) = positions.get(i) else {
+                        break;
+                    };
+                    outcomes[i].store(outcome(&mut solver, game, position), Ordering::Relaxed);
+                    solved(count.fetch_add(1, Ordering::Relaxed) + 1, positions.len());
+                }
+            });
+        }
+    });
+    outcomes.into_iter().map(AtomicI8::into_inner).collect()
 }
 
 /// A position's value for its side to move and the columns that keep it (0: lost), from the

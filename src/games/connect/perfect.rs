@@ -106,7 +106,11 @@ impl Perfect {
 
 /// The value of a [`Connect::standard`] position in play for its side to move under perfect
 /// play: 1 won, 0 drawn, −1 lost. At most two null-window searches.
-pub fn outcome(solver: &mut Solver, game: &Connect, position: &Position) -> i8 {
+pub fn outcome<const SIZE: usize>(
+    solver: &mut Solver<SIZE>,
+    game: &Connect,
+    position: &Position,
+) -> i8 {
     let solved = "a solver without a time limit runs to the end";
     if ORDER[..COLUMNS]
         .iter()

@@ -125,24 +125,32 @@ enum Bound {
     Lower(i32),
 }
 
+/// The largest prime below 2^20: 1 M slots, 8 MB. Small enough that most probes hit the
+/// processor's caches and need no page walk: on the L2_R2 set it searched 1.4 % more nodes
+/// than 8 M slots (64 MB) but took 26 % less time, and 4 M or 2 M slots were in between
+/// (docs/connect-search.md).
+pub const SLOTS: usize = 1_048_573;
+
+/// The largest prime below 2^26: 64 M slots, 512 MB, for the first plies, whose trees hold
+/// far more positions than a small table keeps: with it two cores proved the values of the
+/// four one-disc positions (the game's solution) in 7.3 minutes, where with [`SLOTS`] the
+/// centre opening alone gave no result within a minute (docs/connect.md, Opening book).
+pub const OPENING_SLOTS: usize = 67_108_859;
+
 /// Transposition table of bounds, one slot per key modulo a prime. A slot is one `u64` (the
 /// key, below 2^49, above the bound's byte) so that a probe costs a single cache miss: the
-/// misses, not the move generation, bound the solver's speed.
-struct Table {
+/// misses, not the move generation, bound the solver's speed. The size is a constant so that
+/// the modulo compiles to multiplications.
+struct Table<const SIZE: usize> {
     slots: Vec<u64>,
 }
 
-impl Table {
-    /// The largest prime below 2^20: 1 M slots, 8 MB. Small enough that most probes hit the
-    /// processor's caches and need no page walk: on the L2_R2 set it searched 1.4 % more
-    /// nodes than 8 M slots (64 MB) but took 26 % less time, and 4 M or 2 M slots were in
-    /// between (docs/connect-search.md).
-    const SIZE: usize = 1_048_573;
+impl<const SIZE: usize> Table<SIZE> {
     const LOWER: u64 = 64;
 
-    fn new() -> Table {
+    fn new() -> Self {
         Table {
-            slots: vec![0; Self::SIZE],
+            slots: vec![0; SIZE],
         }
     }
 
@@ -153,7 +161,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const u64 = &self.slots[(key % Self::SIZE as u64) as usize];
+            let slot: *const u64 = &self.slots[(key % SIZE as u64) as usize];
             // SAFETY: a prefetch is only a hint about a valid address; it cannot fault.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) }
         }
@@ -163,7 +171,7 @@ impl Table {
 
     #[inline]
     fn get(&self, key: u64) -> Option<Bound> {
-        let slot = self.slots[(key % Self::SIZE as u64) as usize];
+        let slot = self.slots[(key % SIZE as u64) as usize];
         let v = slot & 0xFF;
         if v == 0 || slot >> 8 != key {
             return None;
@@ -185,15 +193,15 @@ impl Table {
             Bound::Upper(s) => encode(s),
             Bound::Lower(s) => Self::LOWER + encode(s),
         };
-        self.slots[(key % Self::SIZE as u64) as usize] = key << 8 | v;
+        self.slots[(key % SIZE as u64) as usize] = key << 8 | v;
     }
 }
 
 /// A Connect Four solver. Keep one for many positions: table entries are facts about
 /// positions, valid whatever the search started from (a search stopped by its meter's time
 /// limit records nothing it did not finish).
-pub struct Solver {
-    table: Table,
+pub struct Solver<const SIZE: usize = SLOTS> {
+    table: Table<SIZE>,
     /// Counts the nodes, shows them and says when the time is up.
     meter: Meter,
 }
@@ -207,7 +215,7 @@ impl Default for Solver {
 impl Solver {
     /// A solver that never stops and shows nothing.
     pub fn new() -> Solver {
-        Solver::metered(Meter::unbounded())
+        Solver::sized()
     }
 
     /// A solver that shows its progress and stops at the time limit of `meter`.
@@ -215,6 +223,16 @@ impl Solver {
         Solver {
             table: Table::new(),
             meter,
+        }
+    }
+}
+
+impl<const SIZE: usize> Solver<SIZE> {
+    /// A solver of `SIZE` table slots that never stops and shows nothing.
+    pub fn sized() -> Self {
+        Solver {
+            table: Table::new(),
+            meter: Meter::unbounded(),
         }
     }
 
@@ -515,13 +533,13 @@ mod tests {
 
     #[test]
     fn table_round_trips_every_bound() {
-        let mut table = Table::new();
+        let mut table = Table::<SLOTS>::new();
         for s in MIN_SCORE..=MAX_SCORE {
             table.put(12345, Bound::Upper(s));
             assert_eq!(table.get(12345), Some(Bound::Upper(s)));
             table.put(12345, Bound::Lower(s));
             assert_eq!(table.get(12345), Some(Bound::Lower(s)));
-            assert_eq!(table.get(12345 + Table::SIZE as u64), None);
+            assert_eq!(table.get(12345 + SLOTS as u64), None);
         }
     }
 

@@ -13,6 +13,7 @@ mod pickle;
 mod player;
 mod state;
 mod vector;
+mod weights;
 
 use pyo3::prelude::*;
 
@@ -32,6 +33,7 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<commands::Run>()?;
     m.add_class::<vector::ConnectOpponent>()?;
     m.add_function(wrap_pyfunction!(commands::play_json, m)?)?;
+    m.add_function(wrap_pyfunction!(weights::evaluate_json, m)?)?;
     m.add_function(wrap_pyfunction!(commands::cli, m)?)?;
     m.add_function(wrap_pyfunction!(commands::keywords, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_evolve, m)?)?;

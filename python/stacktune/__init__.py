@@ -13,7 +13,7 @@ import json
 import os
 import sys
 import threading
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._stacktune import (
     ConnectN,
@@ -46,6 +46,7 @@ __all__ = [
     "PuyoVector",
     "Tetris",
     "TetrisVector",
+    "evaluate",
     "evolve",
     "play",
     "__version__",
@@ -64,6 +65,29 @@ def play(**flags: Any) -> dict:
     """
     with _stderr_to_python():
         return json.loads(_stacktune.play_json(**flags))
+
+
+def evaluate(weights: Any, names: Optional[Sequence[str]] = None, **flags: Any) -> dict:
+    """Plays seeded games with weights held in memory, as ``stacktune play --json`` plays a
+    file of the same weights: the same games, the same numbers, and no file written.
+
+    ``weights`` is a dict of feature name to weight, or a vector (a numpy array, a list) with
+    ``names=`` (by default the game's features in its order, as a game's ``feature_names``
+    lists them); ``game=`` names the game, and the other keywords are ``play``'s (``games=``, ``seed=``,
+    ``width=``, ``rules=``, ``beam_width=``, ...). Returns ``play``'s report as a dict with
+    ``scores`` beside it: each game's score in order, as a numpy array. The games run in Rust
+    on every core with the GIL released; progress is off unless ``quiet=False`` (an optimiser
+    calls this many times). A bad weight (an unknown name, NaN, a vector of the wrong length)
+    raises ValueError, a wrong type TypeError, before any game is played.
+    """
+    flags.setdefault("quiet", True)
+    with _stderr_to_python():
+        text, scores = _stacktune.evaluate_json(
+            weights, None if names is None else list(names), **flags
+        )
+    report = json.loads(text)
+    report["scores"] = scores
+    return report
 
 
 def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> dict:
@@ -100,6 +124,7 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
 
 
 play.__doc__ = f"{play.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
+evaluate.__doc__ = f"{evaluate.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
 evolve.__doc__ = f"{evolve.__doc__}\nKeywords:\n\n{_stacktune.keywords('evolve')}\n"
 
 

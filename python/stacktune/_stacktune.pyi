@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -163,9 +163,19 @@ class ConnectN(_Game):
 Game = Union[Tetris, ContestTetris, Puyo, ConnectN]
 
 class Player:
-    """A weights file under its search: ``choose`` is the move ``stacktune play`` makes."""
+    """A weights file (or weights in memory) under its search: ``choose`` is the move
+    ``stacktune play`` makes."""
 
-    def __init__(self, weights: Union[str, os.PathLike[str]], **flags: Any) -> None: ...
+    def __init__(
+        self, weights: Union[str, os.PathLike[str], Mapping[str, float]], **flags: Any
+    ) -> None: ...
+    @classmethod
+    def from_weights(
+        cls,
+        weights: Union[Mapping[str, float], Sequence[float], npt.NDArray[np.float64]],
+        names: Optional[Sequence[str]] = None,
+        **flags: Any,
+    ) -> Player: ...
     def choose(self, game: Game) -> Move: ...
     def new_game(self, seed: int = 0) -> Game: ...
     @property
@@ -216,6 +226,11 @@ class Run:
     def result(self) -> str: ...
 
 def play_json(**flags: Any) -> str: ...
+def evaluate_json(
+    weights: Union[Mapping[str, float], Sequence[float], npt.NDArray[np.float64]],
+    names: Optional[List[str]] = None,
+    **flags: Any,
+) -> Tuple[str, npt.NDArray[np.float64]]: ...
 def cli(argv: List[str]) -> int: ...
 def keywords(command: str) -> str: ...
 def start_evolve(config_json: Optional[str] = None, **flags: Any) -> Run: ...

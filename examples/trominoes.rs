@@ -346,14 +346,22 @@ pub fn tune(config: &RunConfig, out: &Path, resume: bool, mode: Mode) -> anyhow:
     if resume {
         let folder = RunFolder::resume(out, is_finished)?;
         let config = RunConfig::load(&folder.path().join("run.toml"))?;
-        return evolve(&game, &config, move || Ok(folder), true, mode, &backend);
+        return evolve(
+            &game,
+            &config,
+            move || Ok(folder),
+            true,
+            mode,
+            &backend,
+            None,
+        );
     }
     let open = || {
         RunFolder::claim(out, false, |run_toml: &Path| {
             RunConfig::load(run_toml).is_ok_and(|old| old.same_run(config))
         })
     };
-    evolve(&game, config, open, false, mode, &backend)
+    evolve(&game, config, open, false, mode, &backend, None)
 }
 
 /// Plays the weights file `weights` on `games` held-out games of `seed`, as `stacktune play`

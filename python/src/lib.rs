@@ -12,6 +12,7 @@ mod moves;
 mod pickle;
 mod player;
 mod state;
+mod tune;
 mod vector;
 mod weights;
 
@@ -31,6 +32,7 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::Outcome>()?;
     m.add_class::<player::PyPlayer>()?;
     m.add_class::<commands::Run>()?;
+    m.add_class::<tune::DrivenRun>()?;
     m.add_class::<vector::ConnectOpponent>()?;
     m.add_function(wrap_pyfunction!(commands::play_json, m)?)?;
     m.add_function(wrap_pyfunction!(weights::evaluate_json, m)?)?;

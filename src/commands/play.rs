@@ -61,6 +61,24 @@ pub struct PlayArgs {
     pub replay_moves: u64,
 }
 
+impl PlayArgs {
+    /// `play --weights weights` with every other flag at its default, clap's own (so that the
+    /// two never drift): a program that plays a game of its own through [`play`] sets what it
+    /// needs over these (`examples/trominoes.rs`).
+    pub fn defaults(weights: &std::path::Path) -> PlayArgs {
+        #[derive(clap::Parser)]
+        #[command(no_binary_name = true)]
+        struct Cli {
+            #[command(flatten)]
+            args: PlayArgs,
+        }
+        let argv = [std::ffi::OsStr::new("--weights"), weights.as_os_str()];
+        <Cli as clap::Parser>::try_parse_from(argv)
+            .expect("--weights alone is a valid play command line")
+            .args
+    }
+}
+
 /// The game and the weights file `args` names (the file completing the flags), refusing what
 /// a splitting estimate cannot do: the command and the Python package's `play` start here.
 pub fn prepare(args: &mut PlayArgs) -> Result<(AnyGame, WeightFile)> {

@@ -9,16 +9,18 @@ use crate::commands::{evolve_args, summary};
 use crate::errors::to_py;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::backend::Local;
 use stacktune::commands::evolve::execute_driven;
-use stacktune::run::{Driver, RunConfig, RunResult};
+use stacktune::run::{Driver, RunConfig, RunResult, host_stop_flag};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// What the run's thread tells Python.
 enum FromRun {
@@ -73,6 +75,9 @@ impl Driver for ChannelDriver {
     }
 }
 
+/// How long a wait for the run lasts between two looks for a signal.
+const SLICE: Duration = Duration::from_millis(50);
+
 type Finished = anyhow::Result<(RunConfig, RunResult, u64)>;
 
 struct State {
@@ -113,6 +118,37 @@ impl State {
         }
     }
 
+    /// The run's next message, `None` once its thread has ended. Waits with the GIL released,
+    /// looking for a signal every slice: Ctrl-C raises the run's stop flag and lets go of
+    /// the run (it stops once its generation is checkpointed), then raises KeyboardInterrupt
+    /// once the run's thread has ended; `Run.resume(folder)` continues it.
+    fn recv(&mut self, py: Python<'_>) -> PyResult<Option<FromRun>> {
+        let mut signal = None;
+        loop {
+            let from_run = &self.from_run;
+            let got = py.detach(|| from_run.lock().unwrap().recv_timeout(SLICE));
+            match (got, signal.take()) {
+                (Ok(message), None) => return Ok(Some(message)),
+                (Err(RecvTimeoutError::Disconnected), None) => return Ok(None),
+                (Err(RecvTimeoutError::Disconnected), Some(e)) => {
+                    // The run's own words (where it stopped, how to resume) with the signal's
+                    // exception.
+                    let stopped = self.ended(py);
+                    let _ = e;
+                    return Err(PyKeyboardInterrupt::new_err(stopped.value(py).to_string()));
+                }
+                (_, Some(e)) => signal = Some(e),
+                (Err(RecvTimeoutError::Timeout), None) => {
+                    if let Err(e) = py.check_signals() {
+                        host_stop_flag().store(true, Ordering::SeqCst);
+                        self.to_run = None;
+                        signal = Some(e);
+                    }
+                }
+            }
+        }
+    }
+
     /// The generation to play next and what its optimiser asks, waiting for the run.
     fn pending(&mut self, py: Python<'_>) -> PyResult<&(u64, Vec<Vec<f64>>)> {
         if self.pending.is_none() {
@@ -122,13 +158,12 @@ impl State {
                     self.generations
                 )));
             }
-            let from_run = &self.from_run;
-            match py.detach(|| from_run.lock().unwrap().recv()) {
-                Ok(FromRun::Ask { generation, asked }) => {
+            match self.recv(py)? {
+                Some(FromRun::Ask { generation, asked }) => {
                     self.pending = Some((generation, asked));
                 }
-                Ok(_) => return Err(PyRuntimeError::new_err("the run is out of step")),
-                Err(_) => return Err(self.ended(py)),
+                Some(_) => return Err(PyRuntimeError::new_err("the run is out of step")),
+                None => return Err(self.ended(py)),
             }
         }
         Ok(self.pending.as_ref().expect("just set"))
@@ -147,6 +182,7 @@ impl DrivenRun {
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<DrivenRun> {
         let (args, config_file) = evolve_args("Run()", config_json, flags)?;
+        host_stop_flag().store(false, Ordering::SeqCst);
         let (to_python, from_run) = channel();
         let (to_run, from_python) = channel();
         let thread = std::thread::spawn(move || {
@@ -167,9 +203,8 @@ impl DrivenRun {
             pending: None,
             _config_file: config_file,
         };
-        let from_run = &state.from_run;
-        match py.detach(|| from_run.lock().unwrap().recv()) {
-            Ok(FromRun::Begin {
+        match state.recv(py)? {
+            Some(FromRun::Begin {
                 names,
                 generations,
                 next,
@@ -180,8 +215,8 @@ impl DrivenRun {
                 state.next = next;
                 state.dir = dir;
             }
-            Ok(_) => return Err(PyRuntimeError::new_err("the run is out of step")),
-            Err(_) => return Err(state.ended(py)),
+            Some(_) => return Err(PyRuntimeError::new_err("the run is out of step")),
+            None => return Err(state.ended(py)),
         }
         Ok(DrivenRun {
             state: Mutex::new(state),
@@ -253,15 +288,14 @@ impl DrivenRun {
         if !sent {
             return Err(state.ended(py));
         }
-        let from_run = &state.from_run;
-        match py.detach(|| from_run.lock().unwrap().recv()) {
-            Ok(FromRun::Scored(fitness)) => {
+        match state.recv(py)? {
+            Some(FromRun::Scored(fitness)) => {
                 state.pending = None;
                 state.next += 1;
                 Ok(fitness.into_pyarray(py))
             }
-            Ok(_) => Err(PyRuntimeError::new_err("the run is out of step")),
-            Err(_) => Err(state.ended(py)),
+            Some(_) => Err(PyRuntimeError::new_err("the run is out of step")),
+            None => Err(state.ended(py)),
         }
     }
 

@@ -5,6 +5,10 @@ into a folder that `stacktune report` and `stacktune play` read, its run.toml na
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 import tomllib
 
 import numpy as np
@@ -159,3 +163,34 @@ def test_evolve_refuses_an_external_run(tmp_path, monkeypatch):
         '[optimizer] kind = "external" takes its candidates from an optimiser of your own: drive it from Python with stacktune.Run (docs/python.md)'
     )
     assert not (tmp_path / "cli").exists()
+
+
+def test_ctrl_c_stops_a_driven_run_and_it_resumes(tmp_path, monkeypatch):
+    """A real SIGINT to a Python driving a run: it ends with KeyboardInterrupt, the folder
+    checkpointed, and `Run.resume` driven to the end writes what `evolve` writes."""
+    long = config("cmaes", generations=60, validate_every=30)
+    code = (
+        "import stacktune\n"
+        f"run = stacktune.Run({long!r}, out='stopped', quiet=True)\n"
+        "while not run.done:\n"
+        "    run.evaluate(run.ask()[0])\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    history = tmp_path / "stopped" / "history.csv"
+    while not (history.exists() and len(history.read_text().splitlines()) > 2):
+        assert child.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(0.01)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=300)
+    assert child.returncode == -signal.SIGINT, err
+    assert "KeyboardInterrupt" in err, err
+    assert not (tmp_path / "stopped" / "best.toml").exists()
+    monkeypatch.chdir(tmp_path)
+    run = stacktune.Run.resume("stopped", quiet=True)
+    assert 0 < run.generation < 60
+    while not run.done:
+        run.evaluate(run.ask()[0])
+    run.finish()
+    stacktune.evolve(long, out="whole", quiet=True)
+    for name in SAME:
+        assert (tmp_path / "stopped" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name

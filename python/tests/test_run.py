@@ -9,12 +9,16 @@ import signal
 import subprocess
 import sys
 import time
-import tomllib
 
 import numpy as np
 import pytest
 
 import stacktune
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    tomllib = pytest.importorskip("tomli")
 
 FEATURES = ["landing_height", "eroded_piece_cells", "row_transitions", "column_transitions", "holes", "cumulative_wells"]
 

@@ -12,12 +12,13 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
-use stacktune::backend::{Backend, Batch, GameData, LocalGame, Streams};
-use stacktune::eval::LinearPlayer;
+use stacktune::backend::LocalGame;
+use stacktune::commands::play::PlayArgs;
+use stacktune::embed::player_for;
 use stacktune::folder::RunFolder;
 use stacktune::game::{FeatureMask, FeatureValues, Game, Outcome};
 use stacktune::games::GameSpec;
-use stacktune::progress::{Mode, Progress};
+use stacktune::progress::Mode;
 use stacktune::replay::Replayable;
 use stacktune::run::{RunConfig, RunResult, evolve, is_finished};
 use stacktune::stats::Summary;
@@ -346,35 +347,43 @@ pub fn tune(config: &RunConfig, out: &Path, resume: bool, mode: Mode) -> anyhow:
     if resume {
         let folder = RunFolder::resume(out, is_finished)?;
         let config = RunConfig::load(&folder.path().join("run.toml"))?;
-        return evolve(&game, &config, move || Ok(folder), true, mode, &backend);
+        return evolve(
+            &game,
+            &config,
+            move || Ok(folder),
+            true,
+            mode,
+            &backend,
+            None,
+        );
     }
     let open = || {
         RunFolder::claim(out, false, |run_toml: &Path| {
             RunConfig::load(run_toml).is_ok_and(|old| old.same_run(config))
         })
     };
-    evolve(&game, config, open, false, mode, &backend)
+    evolve(&game, config, open, false, mode, &backend, None)
 }
 
 /// Plays the weights file `weights` on `games` held-out games of `seed`, as `stacktune play`
-/// plays a built-in game's.
+/// plays a built-in game's: `play`'s own function, on this game's backend.
 pub fn play(weights: &Path, games: u64, seed: u64) -> anyhow::Result<Summary> {
     let game = Trominoes;
-    let file = WeightFile::load(weights)?;
-    let player = LinearPlayer::from_file(&game, &file)?;
-    let spec = config().game;
-    let batch = Batch {
-        game: GameData::new(&spec)?.numbered_from(seed),
-        players: vec![stacktune::backend::vector(&player, FEATURES.len())],
+    let args = PlayArgs {
+        game: config().game,
         games,
-        streams: Streams::held_out(seed),
-        limits: config().validation_limits(),
-        threads: 0,
+        seed,
+        max_pieces: Some(config().validation_max_pieces),
+        quiet: true,
+        ..PlayArgs::defaults(weights)
     };
-    let results = LocalGame(&game)
-        .play(&batch, &AtomicBool::new(false), &Progress::hidden())?
-        .expect("nothing stops these games");
-    Ok(Summary::of_results(&results))
+    let player = player_for(&game, &args.game, &WeightFile::load(weights)?, weights)?;
+    let stop = AtomicBool::new(false);
+    let numbered = game.numbered_from(seed);
+    Ok(
+        stacktune::commands::play::play(&LocalGame(&game), &numbered, &player, &args, &stop)?
+            .summary,
+    )
 }
 
 fn main() -> anyhow::Result<()> {

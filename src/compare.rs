@@ -156,7 +156,8 @@ pub fn compare(
             let run_dir = dir.join(&entrant.label).join(format!("repeat-{r}"));
             let game = config.game.build()?;
             let open = || RunFolder::claim(&run_dir, false, |_| false);
-            let result = with_game!(&game, g => evolve(g, config, open, false, mode, backend)?);
+            let result =
+                with_game!(&game, g => evolve(g, config, open, false, mode, backend, None)?);
             let history = read_history(&result.dir)?;
             points.extend(history.iter().filter_map(|row| {
                 row.validation.map(|held_out| Point {

@@ -3,13 +3,14 @@
 //! describes, built exactly as `play` builds them so that both give the same numbers.
 
 use crate::backend::Backend;
-use crate::commands::play::{PlayArgs, PlayReport, play, prepare};
+use crate::commands::play::{PlayArgs, PlayReport, play, prepare_with};
 use crate::game::Game;
-use crate::games::{AnyGame, GameSpec};
+use crate::games::{AnyGame, GAME_NAMES, GameSpec};
 use crate::search::Player;
 use crate::weights::WeightFile;
 use crate::with_game;
 use anyhow::{Result, bail};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -17,8 +18,18 @@ use std::sync::atomic::AtomicBool;
 /// What writes files or plays a piece sequence (`--replay-html`, `--pieces`, `--trace`) is
 /// the command's alone and refused here. Raising `stop` ends it with an error once the games
 /// under way are over: the host's interrupt (Python's KeyboardInterrupt).
-pub fn play_report(
+pub fn play_report(args: PlayArgs, backend: &dyn Backend, stop: &AtomicBool) -> Result<PlayReport> {
+    let file = WeightFile::load(&args.weights)?;
+    play_report_of(args, &file, backend, stop)
+}
+
+/// The report `stacktune play --json` prints for `args` with the weights `file` (read from
+/// `args.weights`, or held in memory: a host's dict, see [`weights_in_memory`]), so that
+/// weights from memory play the very games a file of the same weights plays, with no file
+/// written. `args.weights` only names the weights in messages.
+pub fn play_report_of(
     mut args: PlayArgs,
+    file: &WeightFile,
     backend: &dyn Backend,
     stop: &AtomicBool,
 ) -> Result<PlayReport> {
@@ -31,18 +42,41 @@ pub fn play_report(
             bail!("{flag} is for the command line: run `stacktune play {flag} ...` for it");
         }
     }
-    let (any, file) = prepare(&mut args)?;
+    let any = prepare_with(&mut args, file)?;
     with_game!(&any, g => {
-        let player = player_for(g, &args.game, &file, &args.weights)?;
+        let player = player_for(g, &args.game, file, &args.weights)?;
         play(backend, &g.numbered_from(args.seed), &player, &args, stop)
     })
+}
+
+/// Weights held in memory (a host's dict of feature name to weight) for the game `spec`
+/// names, as the weight file they would be, with a file's checks (finite, every name one of
+/// the game's features): a bad weight is refused in one line before anything is played.
+pub fn weights_in_memory(spec: &GameSpec, weights: BTreeMap<String, f64>) -> Result<WeightFile> {
+    let Some(game) = &spec.game else {
+        bail!(
+            "weights in memory need the game they play: game= one of {}",
+            GAME_NAMES.join(", ")
+        );
+    };
+    let file = WeightFile::in_memory(game, weights)?;
+    let any = spec.build()?;
+    with_game!(&any, g => file.check_against(g.name(), g.feature_names()))?;
+    Ok(file)
 }
 
 /// Loads the weights file at `path` and builds the game it names, completed from `spec` (the
 /// flags of `play`, which the file fills in where they are not given).
 pub fn game_and_weights(path: &Path, spec: &mut GameSpec) -> Result<(AnyGame, WeightFile)> {
-    let file = crate::commands::load_weights(path, spec)?;
-    Ok((spec.build()?, file))
+    let file = WeightFile::load(path)?;
+    Ok((game_for(&file, path, spec)?, file))
+}
+
+/// The game `file` (read from `path`, or held in memory under that name) plays, completed
+/// from `spec` as [`game_and_weights`] completes it.
+pub fn game_for(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> Result<AnyGame> {
+    crate::commands::fill_spec(file, path, spec)?;
+    spec.build()
 }
 
 /// The player `play` plays `file` (read from `path`) with on `game`, under the search `spec`

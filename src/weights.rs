@@ -83,9 +83,6 @@ impl WeightFile {
                 e.to_string().trim().replace('\n', " ")
             )
         })?;
-        if file.weights.is_empty() {
-            bail!("the [weights] table names no feature");
-        }
         if let Some(search) = file.search {
             check_beam(
                 search.depth.unwrap_or(MAX_BEAM_DEPTH),
@@ -106,12 +103,39 @@ impl WeightFile {
                 )?;
             }
         }
-        for (name, value) in &file.weights {
+        file.check_weights()?;
+        Ok(file)
+    }
+
+    /// Weights held in memory (a Python dict) as the file they would be: for `game`, with no
+    /// board, rules or search of their own, and the checks a file's weights get, so that
+    /// weights from memory and from a file are one player.
+    pub fn in_memory(game: &str, weights: BTreeMap<String, f64>) -> Result<WeightFile> {
+        let file = WeightFile {
+            game: game.to_string(),
+            rules: None,
+            width: None,
+            height: None,
+            pairs_shown: None,
+            search: None,
+            weights,
+            meta: toml::Table::new(),
+        };
+        file.check_weights()?;
+        Ok(file)
+    }
+
+    /// Refuses an empty weights table and weights that are not finite numbers.
+    fn check_weights(&self) -> Result<()> {
+        if self.weights.is_empty() {
+            bail!("the [weights] table names no feature");
+        }
+        for (name, value) in &self.weights {
             if !value.is_finite() {
                 bail!("weight `{name}` is {value}: weights must be finite numbers");
             }
         }
-        Ok(file)
+        Ok(())
     }
 
     /// Checks the names against a game's features. An unknown name is an error that lists the

@@ -38,7 +38,7 @@ pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<
 /// `stacktune evolve`'s flags, parsed as the CLI parses them.
 #[derive(Parser)]
 #[command(name = "stacktune evolve", no_binary_name = true)]
-struct EvolveCli {
+pub struct EvolveCli {
     #[command(flatten)]
     args: EvolveArgs,
 }
@@ -47,22 +47,21 @@ type Finished = anyhow::Result<(RunConfig, RunResult, u64)>;
 
 /// A run of `evolve` going on in a thread of its own, so that Python keeps its interpreter
 /// (progress, Ctrl-C) while the run plays its games with the GIL released.
-#[pyclass(module = "stacktune")]
+#[pyclass(module = "stacktune", name = "Evolution")]
 pub struct Run {
     thread: Mutex<Option<JoinHandle<Finished>>>,
 }
 
-/// Starts `stacktune evolve` with these flags; `config_text`, when given, is a run config's
-/// TOML, written to a file of its own beside the working folder (so that the relative paths
-/// it names are the working folder's) for the run's time.
-#[pyfunction]
-#[pyo3(signature = (config_json=None, **flags))]
-pub fn start_evolve(
+/// `stacktune evolve`'s arguments for these flags; `config_json`, when given, is a run
+/// config's TOML as JSON, written to a file of its own beside the working folder (so that the
+/// relative paths it names are the working folder's), kept while the returned file lives.
+pub fn evolve_args(
+    function: &str,
     config_json: Option<String>,
     flags: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Run> {
+) -> PyResult<(EvolveArgs, Option<tempfile::NamedTempFile>)> {
     let command = EvolveCli::command();
-    let mut argv = argv("evolve()", &command, flags)?;
+    let mut argv = argv(function, &command, flags)?;
     let config_file = match config_json {
         Some(json) => {
             let value: serde_json::Value =
@@ -92,6 +91,17 @@ pub fn start_evolve(
     let args = EvolveCli::try_parse_from(&argv[1..])
         .map_err(|e| bad_keywords(&e, &command))?
         .args;
+    Ok((args, config_file))
+}
+
+/// Starts `stacktune evolve` with these flags; `config_json` as [`evolve_args`] takes it.
+#[pyfunction]
+#[pyo3(signature = (config_json=None, **flags))]
+pub fn start_evolve(
+    config_json: Option<String>,
+    flags: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Run> {
+    let (args, config_file) = evolve_args("evolve()", config_json, flags)?;
     let stop = host_stop_flag();
     stop.store(false, Ordering::SeqCst);
     let thread = std::thread::spawn(move || {
@@ -155,16 +165,21 @@ impl Run {
                 to_py(e)
             }
         })?;
-        let best = result.dir.join("best.toml");
-        let summary = serde_json::json!({
-            "folder": result.dir,
-            "best_weights": best,
-            "held_out": result.best,
-            "baseline": result.baseline.as_ref().map(|(path, s)| serde_json::json!({"weights": path, "held_out": s})),
-            "play_command": config.play_command(&best, config.final_games / opponents.max(1)),
-        });
-        Ok(summary.to_string())
+        Ok(summary(&config, &result, opponents))
     }
+}
+
+/// A finished run's folder and held-out figures as JSON, as `evolve()` returns them.
+pub fn summary(config: &RunConfig, result: &RunResult, opponents: u64) -> String {
+    let best = result.dir.join("best.toml");
+    serde_json::json!({
+        "folder": result.dir,
+        "best_weights": best,
+        "held_out": result.best,
+        "baseline": result.baseline.as_ref().map(|(path, s)| serde_json::json!({"weights": path, "held_out": s})),
+        "play_command": config.play_command(&best, config.final_games / opponents.max(1)),
+    })
+    .to_string()
 }
 
 /// Runs the command line `argv` (the program's name first) in this process, as the

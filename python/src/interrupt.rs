@@ -23,10 +23,21 @@ pub fn until_signal<T: Send>(
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
-        let worker = scope.spawn(work);
+        // The worker says when it is done, so that a call of a millisecond returns in a
+        // millisecond rather than at the end of the caller's slice.
+        let (done, mut finished) = mpsc::channel::<()>();
+        let worker = scope.spawn(move || {
+            let value = work();
+            let _ = done.send(());
+            value
+        });
         let mut signal = None;
-        while !worker.is_finished() {
-            py.detach(|| std::thread::sleep(SLICE));
+        loop {
+            let (waited, back) = py.detach(move || (finished.recv_timeout(SLICE), finished));
+            finished = back;
+            if !matches!(waited, Err(RecvTimeoutError::Timeout)) {
+                break;
+            }
             if signal.is_none()
                 && let Err(e) = py.check_signals()
             {

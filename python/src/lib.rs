@@ -12,7 +12,9 @@ mod moves;
 mod pickle;
 mod player;
 mod state;
+mod tune;
 mod vector;
+mod weights;
 
 use pyo3::prelude::*;
 
@@ -30,8 +32,10 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::Outcome>()?;
     m.add_class::<player::PyPlayer>()?;
     m.add_class::<commands::Run>()?;
+    m.add_class::<tune::DrivenRun>()?;
     m.add_class::<vector::ConnectOpponent>()?;
     m.add_function(wrap_pyfunction!(commands::play_json, m)?)?;
+    m.add_function(wrap_pyfunction!(weights::evaluate_json, m)?)?;
     m.add_function(wrap_pyfunction!(commands::cli, m)?)?;
     m.add_function(wrap_pyfunction!(commands::keywords, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_evolve, m)?)?;

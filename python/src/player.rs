@@ -8,10 +8,11 @@ use crate::interrupt::abandon_on_signal;
 use crate::moves::Move;
 use crate::pickle::Recipe;
 use crate::state::State;
+use crate::weights::{Given, args_in_memory};
 use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyMapping, PyTuple, PyType};
 use stacktune::commands::play::PlayArgs;
 use stacktune::game::{Game, Policy};
 use stacktune::games::AnyGame;
@@ -42,31 +43,52 @@ pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult
 pub struct PyPlayer {
     game: AnyGame,
     player: Player,
-    path: PathBuf,
+    /// What it was made from (a path, or a dict of weights): how it pickles.
+    source: Py<PyAny>,
+    /// The weights file's path, or None for weights held in memory: what messages name.
+    path: Option<PathBuf>,
     /// The keywords it was made with: how it pickles.
     flags: Py<PyDict>,
 }
 
 #[pymethods]
 impl PyPlayer {
-    /// Loads `weights` (a TOML weights file); keyword arguments are `stacktune play`'s game
-    /// and search flags (`beam_width=`, `depth=`, `level=`, ...), the file filling in the rest.
+    /// Loads `weights` (a TOML weights file, or a dict of feature name to weight held in
+    /// memory, which then needs `game=`); keyword arguments are `stacktune play`'s game and
+    /// search flags (`beam_width=`, `depth=`, `level=`, ...), the file filling in the rest.
     #[new]
     #[pyo3(signature = (weights, **flags))]
     fn new(
         py: Python<'_>,
-        weights: PathBuf,
+        weights: &Bound<'_, PyAny>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyPlayer> {
         let given = PyDict::new(py);
         if let Some(f) = flags {
             given.update(f.as_mapping())?;
         }
-        let kwargs = given.copy()?;
-        kwargs.set_item("weights", weights.clone())?;
-        let mut args = play_args("Player()", Some(&kwargs))?;
-        let (game, file) =
-            stacktune::embed::game_and_weights(&args.weights, &mut args.game).map_err(to_py)?;
+        let (mut args, memory) = if weights.cast::<PyMapping>().is_ok() {
+            let memory = Given::extract("Player()", weights, None)?;
+            (args_in_memory(py, "Player()", Some(&given))?, Some(memory))
+        } else {
+            let kwargs = given.copy()?;
+            kwargs.set_item("weights", weights)?;
+            (play_args("Player()", Some(&kwargs))?, None)
+        };
+        let (game, file, path) = match memory {
+            Some(memory) => {
+                let file = memory.into_file(&args)?;
+                let game = stacktune::embed::game_for(&file, &args.weights, &mut args.game)
+                    .map_err(to_py)?;
+                (game, file, None)
+            }
+            None => {
+                let (game, file) =
+                    stacktune::embed::game_and_weights(&args.weights, &mut args.game)
+                        .map_err(to_py)?;
+                (game, file, Some(args.weights.clone()))
+            }
+        };
         let player = stacktune::with_game!(&game, g => {
             stacktune::embed::player_for(g, &args.game, &file, &args.weights)
         })
@@ -74,9 +96,31 @@ impl PyPlayer {
         Ok(PyPlayer {
             game,
             player,
-            path: weights,
+            source: weights.clone().unbind(),
+            path,
             flags: given.unbind(),
         })
+    }
+
+    /// A player from weights held in memory: a dict of feature name to weight, or a vector
+    /// with `names=` (by default the game's features in its order), on the game `game=` and
+    /// the other keywords describe, as `Player(path, ...)` with a file of the same weights.
+    #[classmethod]
+    #[pyo3(signature = (weights, names=None, **flags))]
+    fn from_weights(
+        _cls: &Bound<'_, PyType>,
+        py: Python<'_>,
+        weights: &Bound<'_, PyAny>,
+        names: Option<Vec<String>>,
+        flags: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyPlayer> {
+        let given = Given::extract("Player.from_weights()", weights, names)?;
+        let args = args_in_memory(py, "Player.from_weights()", flags)?;
+        let named = PyDict::new(py);
+        for (name, w) in given.into_file(&args)?.weights {
+            named.set_item(name, w)?;
+        }
+        PyPlayer::new(py, named.as_any(), flags)
     }
 
     fn __getnewargs_ex__<'py>(
@@ -84,7 +128,7 @@ impl PyPlayer {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
         Ok((
-            (self.path.clone(),).into_pyobject(py)?,
+            (self.source.clone_ref(py),).into_pyobject(py)?,
             self.flags.bind(py).copy()?,
         ))
     }
@@ -169,7 +213,9 @@ impl PyPlayer {
         let (name, rules) = stacktune::with_game!(&self.game, g => (g.name(), g.rules()));
         format!(
             "Player({}: {name}, {rules}, search {:?})",
-            self.path.display(),
+            self.path
+                .as_ref()
+                .map_or("weights in memory".into(), |p| p.display().to_string()),
             self.player.search
         )
     }
@@ -180,8 +226,11 @@ impl PyPlayer {
         let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names()));
         if mine != (state.game.name(), state.game.feature_names()) {
             return Err(PyValueError::new_err(format!(
-                "weights file {} plays {} ({}), not this {} game ({})",
-                self.path.display(),
+                "{} plays {} ({}), not this {} game ({})",
+                match &self.path {
+                    Some(path) => format!("weights file {}", path.display()),
+                    None => "weights in memory".to_string(),
+                },
                 mine.0,
                 stacktune::with_game!(&self.game, g => g.rules()),
                 state.game.name(),

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 import threading
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._stacktune import (
     ConnectN,
@@ -26,7 +26,6 @@ from ._stacktune import (
     Player,
     Puyo,
     PuyoVector,
-    Run,
     Tetris,
     TetrisVector,
     __version__,
@@ -44,8 +43,10 @@ __all__ = [
     "Player",
     "Puyo",
     "PuyoVector",
+    "Run",
     "Tetris",
     "TetrisVector",
+    "evaluate",
     "evolve",
     "play",
     "__version__",
@@ -66,6 +67,29 @@ def play(**flags: Any) -> dict:
         return json.loads(_stacktune.play_json(**flags))
 
 
+def evaluate(weights: Any, names: Optional[Sequence[str]] = None, **flags: Any) -> dict:
+    """Plays seeded games with weights held in memory, as ``stacktune play --json`` plays a
+    file of the same weights: the same games, the same numbers, and no file written.
+
+    ``weights`` is a dict of feature name to weight, or a vector (a numpy array, a list) with
+    ``names=`` (by default the game's features in its order, as a game's ``feature_names``
+    lists them); ``game=`` names the game, and the other keywords are ``play``'s (``games=``, ``seed=``,
+    ``width=``, ``rules=``, ``beam_width=``, ...). Returns ``play``'s report as a dict with
+    ``scores`` beside it: each game's score in order, as a numpy array. The games run in Rust
+    on every core with the GIL released; progress is off unless ``quiet=False`` (an optimiser
+    calls this many times). A bad weight (an unknown name, NaN, a vector of the wrong length)
+    raises ValueError, a wrong type TypeError, before any game is played.
+    """
+    flags.setdefault("quiet", True)
+    with _stderr_to_python():
+        text, scores = _stacktune.evaluate_json(
+            weights, None if names is None else list(names), **flags
+        )
+    report = json.loads(text)
+    report["scores"] = scores
+    return report
+
+
 def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> dict:
     """Runs ``stacktune evolve`` and returns its folder and held-out summary.
 
@@ -77,11 +101,7 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
     checkpointed; ``evolve(resume=folder)`` continues it to the very result an uninterrupted
     run gives.
     """
-    config_json = None
-    if isinstance(config, Mapping):
-        config_json = json.dumps(dict(config))
-    elif config is not None:
-        flags["config"] = os.fspath(config)
+    config_json = _config_json(config, flags)
     with _stderr_to_python():
         run = _stacktune.start_evolve(config_json, **flags)
         try:
@@ -99,8 +119,87 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
     return result
 
 
+class Run:
+    """A stacktune run driven from Python, generation by generation: ``ask()``, then
+    ``evaluate(candidates)``, then ``finish()``. The folder comes out as ``evolve`` writes it
+    (run.toml, history.csv, plots, held-out validation, checkpoint, best.toml, report.html).
+
+    ``config`` is a run config's path or the config as a dict, as ``evolve`` takes it, with
+    ``evolve``'s keywords (``out=``, ``threads=``, ``quiet=``, ...). With a built-in optimiser
+    (``[optimizer] kind = "ga"``, ``"cem"``, ``"cmaes"``) ``ask()`` gives its candidates and
+    ``evaluate`` plays exactly those: the run is byte for byte the one ``evolve`` makes. With
+    ``[optimizer] kind = "external"`` and ``[external] name = "pycma"`` (the optimiser's name
+    for run.toml) and ``population = N``, the candidates are any N vectors of yours.
+    """
+
+    def __init__(self, config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> None:
+        config_json = _config_json(config, flags)
+        with _stderr_to_python():
+            self._run = _stacktune.DrivenRun(config_json, **flags)
+
+    @classmethod
+    def resume(cls, folder: Union[str, os.PathLike], **flags: Any) -> "Run":
+        """Continues the stopped run in ``folder`` from its checkpoint, at the generation it
+        stopped before (``threads=`` and ``quiet=`` may be given)."""
+        run = cls.__new__(cls)
+        with _stderr_to_python():
+            run._run = _stacktune.DrivenRun(None, resume=os.fspath(folder), **flags)
+        return run
+
+    @property
+    def names(self) -> list:
+        """The tuned features, in the order of a candidate's weights."""
+        return self._run.names
+
+    @property
+    def generations(self) -> int:
+        return self._run.generations
+
+    @property
+    def generation(self) -> int:
+        """The generation to play next."""
+        return self._run.generation
+
+    @property
+    def done(self) -> bool:
+        """Whether every generation is played (``finish()`` is next)."""
+        return self._run.generation >= self._run.generations
+
+    @property
+    def folder(self) -> str:
+        return os.fspath(self._run.folder)
+
+    def ask(self) -> tuple:
+        """This generation's candidates from the run's optimiser, one a row, and the names
+        of their columns (an external optimiser's run asks none: zero rows)."""
+        return self._run.ask(), self.names
+
+    def evaluate(self, candidates: Any) -> Any:
+        """Plays ``candidates`` (one a row, the columns ``names``) on this generation's
+        common games, records the generation, and returns their fitness (numpy, in order)."""
+        with _stderr_to_python():
+            return self._run.evaluate(candidates)
+
+    def finish(self) -> dict:
+        """After the last generation: the best on the held-out games, best.toml and
+        report.html, and what ``evolve()`` returns. Before it: stops the run, checkpointed,
+        raising the error that says how to resume it."""
+        with _stderr_to_python():
+            return json.loads(self._run.finish())
+
+
 play.__doc__ = f"{play.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
+evaluate.__doc__ = f"{evaluate.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
 evolve.__doc__ = f"{evolve.__doc__}\nKeywords:\n\n{_stacktune.keywords('evolve')}\n"
+
+
+def _config_json(config: Union[None, str, os.PathLike, Mapping[str, Any]], flags: dict) -> Optional[str]:
+    """A config given as a dict, as JSON for the Rust side; a path goes into ``flags``."""
+    if isinstance(config, Mapping):
+        return json.dumps(dict(config))
+    if config is not None:
+        flags["config"] = os.fspath(config)
+    return None
 
 
 def _rebuild(

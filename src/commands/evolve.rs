@@ -5,10 +5,11 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::{RunConfig, RunResult, evolve, is_finished};
+use crate::run::{Driver, RunConfig, RunResult, evolve, is_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
+use crate::tune::external::ExternalConfig;
 use crate::with_game;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
@@ -163,6 +164,12 @@ impl EvolveArgs {
                         ..c.cmaes_config()
                     })
                 }
+                OptimizerKind::External => {
+                    c.external = Some(ExternalConfig {
+                        population: p,
+                        ..c.external.clone().unwrap_or_default()
+                    })
+                }
             }
         }
         set!(c.generations, self.generations);
@@ -216,6 +223,17 @@ pub fn run(args: EvolveArgs, backend: &dyn Backend) -> Result<()> {
 /// many opponents its held-out games met (0 for a one-player game): what `run` prints, and what
 /// the Python package's `evolve` returns.
 pub fn execute(args: EvolveArgs, backend: &dyn Backend) -> Result<(RunConfig, RunResult, u64)> {
+    execute_driven(args, backend, None)
+}
+
+/// [`execute`] with a host handing in each generation's candidates (Python's
+/// `stacktune.Run`), so that a driven run claims, resumes and writes its folder as `evolve`
+/// does.
+pub fn execute_driven(
+    args: EvolveArgs,
+    backend: &dyn Backend,
+    driver: Option<&mut dyn Driver>,
+) -> Result<(RunConfig, RunResult, u64)> {
     let mode = Mode::detect(args.quiet);
     let (config, open): (RunConfig, Box<dyn FnOnce() -> Result<RunFolder>>) = match &args.resume {
         Some(dir) => {
@@ -269,7 +287,7 @@ pub fn execute(args: EvolveArgs, backend: &dyn Backend) -> Result<(RunConfig, Ru
     };
     let any = config.game.build()?;
     let (result, opponents) = with_game!(&any, g => (
-        evolve(g, &config, open, args.resume.is_some(), mode, backend)?,
+        evolve(g, &config, open, args.resume.is_some(), mode, backend, driver)?,
         g.opponents().len() as u64
     ));
     Ok((config, result, opponents))

@@ -28,6 +28,13 @@ use std::path::Path;
 /// `[search]`; `--preview` or `--pairs-shown` replaces its pairs shown).
 pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFile> {
     let file = WeightFile::load(path)?;
+    fill_spec(&file, path, spec)?;
+    Ok(file)
+}
+
+/// Fills in what `file` (read from `path`, or held in memory under that name) says of the
+/// game when the user said nothing, as [`load_weights`] describes.
+pub(crate) fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> Result<()> {
     if spec.game.is_none() {
         spec.game = Some(file.game.clone());
     }
@@ -63,7 +70,7 @@ pub(crate) fn load_weights(path: &Path, spec: &mut GameSpec) -> Result<WeightFil
         ),
         _ => {}
     }
-    Ok(file)
+    Ok(())
 }
 
 /// The player a weights file describes for `game`, under the search `spec` asks for; errors

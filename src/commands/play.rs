@@ -61,10 +61,37 @@ pub struct PlayArgs {
     pub replay_moves: u64,
 }
 
+impl PlayArgs {
+    /// `play --weights weights` with every other flag at its default, clap's own (so that the
+    /// two never drift): a program that plays a game of its own through [`play`] sets what it
+    /// needs over these (`examples/trominoes.rs`).
+    pub fn defaults(weights: &std::path::Path) -> PlayArgs {
+        #[derive(clap::Parser)]
+        #[command(no_binary_name = true)]
+        struct Cli {
+            #[command(flatten)]
+            args: PlayArgs,
+        }
+        let argv = [std::ffi::OsStr::new("--weights"), weights.as_os_str()];
+        <Cli as clap::Parser>::try_parse_from(argv)
+            .expect("--weights alone is a valid play command line")
+            .args
+    }
+}
+
 /// The game and the weights file `args` names (the file completing the flags), refusing what
 /// a splitting estimate cannot do: the command and the Python package's `play` start here.
 pub fn prepare(args: &mut PlayArgs) -> Result<(AnyGame, WeightFile)> {
-    let file = super::load_weights(&args.weights, &mut args.game)?;
+    let file = WeightFile::load(&args.weights)?;
+    let any = prepare_with(args, &file)?;
+    Ok((any, file))
+}
+
+/// The game `args` and the weights `file` describe (the file completing the flags, whether
+/// it was read from `args.weights` or is held in memory), refusing what a splitting estimate
+/// cannot do.
+pub fn prepare_with(args: &mut PlayArgs, file: &WeightFile) -> Result<AnyGame> {
+    super::fill_spec(file, &args.weights, &mut args.game)?;
     let any = args.game.build()?;
     if args.game.splitting.is_some() {
         for (given, flag) in [
@@ -79,7 +106,7 @@ pub fn prepare(args: &mut PlayArgs) -> Result<(AnyGame, WeightFile)> {
             }
         }
     }
-    Ok((any, file))
+    Ok(any)
 }
 
 pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {

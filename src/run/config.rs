@@ -12,6 +12,7 @@ use crate::rng::{Purpose, stream};
 use crate::toml_error::toml_error;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
+use crate::tune::external::ExternalConfig;
 use crate::tune::ga::GaConfig;
 use crate::tune::{OptimizerConfig, OptimizerKind, OptimizerSpec, OptimizerState};
 use crate::weights::WeightFile;
@@ -72,6 +73,9 @@ pub struct RunConfig {
     /// CMA-ES's settings, when it runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cmaes: Option<CmaesConfig>,
+    /// The outside optimiser's name and population, when one drives the run from Python.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalConfig>,
 }
 
 impl Default for RunConfig {
@@ -98,6 +102,7 @@ impl Default for RunConfig {
             ga: GaConfig::default(),
             cem: None,
             cmaes: None,
+            external: None,
         }
     }
 }
@@ -230,6 +235,10 @@ impl RunConfig {
                 self.cmaes.is_some() && kind != OptimizerKind::Cmaes,
                 "cmaes",
             ),
+            (
+                self.external.is_some() && kind != OptimizerKind::External,
+                "external",
+            ),
         ] {
             if given {
                 bail!(
@@ -286,6 +295,9 @@ impl RunConfig {
             OptimizerKind::Ga => {}
             OptimizerKind::Cem => self.cem = Some(self.cem_config()),
             OptimizerKind::Cmaes => self.cmaes = Some(self.cmaes_config()),
+            OptimizerKind::External => {
+                self.external = Some(self.external.clone().unwrap_or_default())
+            }
         }
         self
     }
@@ -296,6 +308,9 @@ impl RunConfig {
             OptimizerKind::Ga => OptimizerConfig::Ga(self.ga.clone()),
             OptimizerKind::Cem => OptimizerConfig::Cem(self.cem_config()),
             OptimizerKind::Cmaes => OptimizerConfig::Cmaes(self.cmaes_config()),
+            OptimizerKind::External => {
+                OptimizerConfig::External(self.external.clone().unwrap_or_default())
+            }
         }
     }
 

@@ -51,6 +51,21 @@ pub trait Observer {
     fn generation(&mut self, done: &GenerationDone) -> Result<()>;
 }
 
+/// A host that drives a run from outside (Python's `stacktune.Run`: ask, then evaluate):
+/// it sees what the run's optimiser asks each generation and hands in the candidates to
+/// play, then hears their fitness. The loop stays this one loop: a driven run writes the
+/// folder an undriven one writes.
+pub trait Driver: Send {
+    /// The run is set up in `dir`: its vectors weigh `features` in this order, over
+    /// `generations` generations, the first to play `next`.
+    fn begin(&mut self, features: &[String], generations: u64, next: u64, dir: &std::path::Path);
+    /// Generation `generation`'s candidates, given what the optimiser asks (an external
+    /// optimiser asks nothing); `None` stops the run, checkpointed, for a later resume.
+    fn candidates(&mut self, generation: u64, asked: &[Vec<f64>]) -> Result<Option<Vec<Vec<f64>>>>;
+    /// The fitness of the candidates just played, in their order.
+    fn scored(&mut self, fitness: &[f64]);
+}
+
 /// The loop's settings and state.
 pub struct Executor<'a> {
     pub checkpoint: Checkpoint,
@@ -64,6 +79,8 @@ pub struct Executor<'a> {
     pub stop: &'a AtomicBool,
     /// How the user resumes this run, for the message when it stops.
     pub resume_hint: String,
+    /// The host that hands in each generation's candidates, when one drives the run.
+    pub driver: Option<&'a mut dyn Driver>,
 }
 
 impl Executor<'_> {
@@ -78,6 +95,16 @@ impl Executor<'_> {
         while self.checkpoint.next_generation < self.generations {
             let g = self.checkpoint.next_generation;
             let started = Instant::now();
+            if let Some(driver) = self.driver.as_deref_mut() {
+                let asked = self.checkpoint.optimizer.ask();
+                let Some(candidates) = driver.candidates(g, asked)? else {
+                    bail!(
+                        "stopped before generation {g}; resume with: {}",
+                        self.resume_hint
+                    );
+                };
+                self.checkpoint.optimizer.propose(candidates)?;
+            }
             let candidates = self.checkpoint.optimizer.ask();
             let progress = games_progress(g, candidates.len() as u64);
             let scores = evaluation.score(g, candidates, &self.checkpoint.history, &progress)?;
@@ -91,6 +118,9 @@ impl Executor<'_> {
             let seconds = started.elapsed().as_secs_f64();
             let validate = (g + 1).is_multiple_of(self.validate_every) || g + 1 == self.generations;
             let row = self.record(g, &scores, validate, evaluation)?;
+            if let Some(driver) = self.driver.as_deref_mut() {
+                driver.scored(&scores.fitness);
+            }
             let mut rng = stream(self.seed, Purpose::Breeding, g, 0);
             self.checkpoint.optimizer.tell(&scores.fitness, &mut rng);
             self.checkpoint.history.push(row);

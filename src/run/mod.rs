@@ -17,6 +17,7 @@ pub mod page;
 
 pub use config::RunConfig;
 use config::feature_indices;
+pub use executor::Driver;
 
 use crate::backend::{Backend, GameData, vector};
 use crate::checkpoint::{Checkpoint, Expected};
@@ -31,6 +32,7 @@ use crate::report::{HistoryRow, References};
 use crate::report_page::{Final, HeldOut};
 use crate::search::Search;
 use crate::stats::Summary;
+use crate::tune::OptimizerKind;
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use evaluation::{GameEvaluation, expand_to, held_out};
@@ -74,6 +76,8 @@ pub fn host_stop_flag() -> &'static AtomicBool {
 /// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
 /// folder is opened only once the config, its features and its weight files are found good,
 /// so a refused run leaves nothing behind.
+/// `driver`, when a host drives the run (Python's ask/tell), hands in each generation's
+/// candidates: the same loop and the same folder, whichever optimiser proposes.
 pub fn evolve<G: Replayable>(
     game: &G,
     config: &RunConfig,
@@ -81,7 +85,13 @@ pub fn evolve<G: Replayable>(
     resume: bool,
     mode: Mode,
     backend: &dyn Backend,
+    driver: Option<&mut dyn Driver>,
 ) -> Result<RunResult> {
+    if config.optimizer.kind == OptimizerKind::External && driver.is_none() {
+        bail!(
+            "[optimizer] kind = \"external\" takes its candidates from an optimiser of your own: drive it from Python with stacktune.Run (docs/python.md)"
+        );
+    }
     let setup = Setup::new(game, config, resume, backend)?;
     let folder = open()?;
     let dir = folder.path().to_path_buf();
@@ -90,8 +100,17 @@ pub fn evolve<G: Replayable>(
         eprintln!("run folder: {}", dir.display());
     }
     let stop = stop_flag();
+    let mut driver = driver;
+    if let Some(d) = driver.as_deref_mut() {
+        d.begin(
+            &setup.names,
+            config.generations,
+            checkpoint.next_generation,
+            &dir,
+        );
+    }
     let mut reports = Reports::new(&setup, &dir);
-    let checkpoint = run_generations(&setup, &mut reports, checkpoint, &dir, mode, stop)?;
+    let checkpoint = run_generations(&setup, &mut reports, checkpoint, &dir, mode, stop, driver)?;
     let last = checkpoint
         .history
         .last()
@@ -302,6 +321,7 @@ fn run_generations<G: Replayable>(
     dir: &Path,
     mode: Mode,
     stop: &AtomicBool,
+    driver: Option<&mut dyn Driver>,
 ) -> Result<Checkpoint> {
     let config = setup.config;
     let mut evaluation = GameEvaluation {
@@ -320,7 +340,12 @@ fn run_generations<G: Replayable>(
         seed: config.seed,
         validate_every: config.validate_every,
         stop,
-        resume_hint: format!("stacktune evolve --resume {}", dir.display()),
+        resume_hint: match driver {
+            Some(_) => format!("stacktune.Run.resume({:?})", dir.display().to_string()),
+            None => format!("stacktune evolve --resume {}", dir.display()),
+        },
+        // Reborrowed for the loop's lifetime.
+        driver: driver.map(|d| d as &mut dyn Driver),
     };
     let games_progress = |g, candidates| display.games(g, candidates * config.games);
     executor.run(

@@ -6,6 +6,7 @@
 
 pub mod cem;
 pub mod cmaes;
+pub mod external;
 pub mod fitness;
 pub mod ga;
 
@@ -87,6 +88,9 @@ pub enum OptimizerKind {
     Cem,
     /// CMA-ES (`[cmaes]`).
     Cmaes,
+    /// An optimiser outside stacktune (`[external]`), whose candidates a host hands in each
+    /// generation (Python's `stacktune.Run`).
+    External,
 }
 
 impl OptimizerKind {
@@ -95,6 +99,7 @@ impl OptimizerKind {
             OptimizerKind::Ga => "ga",
             OptimizerKind::Cem => "cem",
             OptimizerKind::Cmaes => "cmaes",
+            OptimizerKind::External => "external",
         }
     }
 }
@@ -115,6 +120,7 @@ pub enum OptimizerConfig {
     Ga(ga::GaConfig),
     Cem(cem::CemConfig),
     Cmaes(cmaes::CmaesConfig),
+    External(external::ExternalConfig),
 }
 
 impl OptimizerConfig {
@@ -123,6 +129,7 @@ impl OptimizerConfig {
             OptimizerConfig::Ga(_) => OptimizerKind::Ga,
             OptimizerConfig::Cem(_) => OptimizerKind::Cem,
             OptimizerConfig::Cmaes(_) => OptimizerKind::Cmaes,
+            OptimizerConfig::External(_) => OptimizerKind::External,
         }
     }
 
@@ -132,6 +139,7 @@ impl OptimizerConfig {
             OptimizerConfig::Ga(c) => c.validate(),
             OptimizerConfig::Cem(c) => c.validate(),
             OptimizerConfig::Cmaes(c) => c.validate(),
+            OptimizerConfig::External(c) => c.validate(),
         }
     }
 
@@ -143,6 +151,7 @@ impl OptimizerConfig {
             OptimizerConfig::Cem(c) => c.population,
             OptimizerConfig::Cmaes(c) if c.restarts => cmaes::MAX_POPULATION,
             OptimizerConfig::Cmaes(c) => c.lambda(dimension),
+            OptimizerConfig::External(c) => c.population,
         }
     }
 
@@ -167,6 +176,9 @@ impl OptimizerConfig {
             OptimizerConfig::Cmaes(c) => {
                 OptimizerState::Cmaes(cmaes::Cmaes::new(c.clone(), dimension, start, true, rng))
             }
+            OptimizerConfig::External(c) => {
+                OptimizerState::External(external::External::new(c.clone(), dimension))
+            }
         }
     }
 }
@@ -179,6 +191,7 @@ pub enum OptimizerState {
     Ga(ga::GeneticAlgorithm),
     Cem(cem::CrossEntropy),
     Cmaes(cmaes::Cmaes),
+    External(external::External),
 }
 
 impl OptimizerState {
@@ -187,6 +200,21 @@ impl OptimizerState {
             OptimizerState::Ga(_) => OptimizerKind::Ga,
             OptimizerState::Cem(_) => OptimizerKind::Cem,
             OptimizerState::Cmaes(_) => OptimizerKind::Cmaes,
+            OptimizerState::External(_) => OptimizerKind::External,
+        }
+    }
+
+    /// Takes a generation's candidates from a host that drives the run (Python's ask/tell):
+    /// an external optimiser's are its own; a built-in optimiser plays only what it asked,
+    /// so that a run driven from outside is the very run `evolve` makes.
+    pub fn propose(&mut self, candidates: Vec<Vec<f64>>) -> anyhow::Result<()> {
+        match self {
+            OptimizerState::External(o) => o.propose(candidates),
+            _ if candidates == self.ask() => Ok(()),
+            _ => anyhow::bail!(
+                "a {} run plays the candidates it asks for (ask()); an optimiser of your own is [optimizer] kind = \"external\"",
+                self.kind().name()
+            ),
         }
     }
 
@@ -197,6 +225,7 @@ impl OptimizerState {
             (OptimizerState::Ga(o), OptimizerConfig::Ga(c)) => o.check(c, dimension),
             (OptimizerState::Cem(o), OptimizerConfig::Cem(c)) => o.check(c, dimension),
             (OptimizerState::Cmaes(o), OptimizerConfig::Cmaes(c)) => o.check(c, dimension),
+            (OptimizerState::External(o), OptimizerConfig::External(c)) => o.check(c, dimension),
             _ => anyhow::bail!(
                 "it holds a {} optimizer, run.toml asks for {}",
                 self.kind().name(),
@@ -210,6 +239,7 @@ impl OptimizerState {
             OptimizerState::Ga(o) => o,
             OptimizerState::Cem(o) => o,
             OptimizerState::Cmaes(o) => o,
+            OptimizerState::External(o) => o,
         }
     }
 }
@@ -224,6 +254,7 @@ impl Optimizer for OptimizerState {
             OptimizerState::Ga(o) => o.tell(fitness, rng),
             OptimizerState::Cem(o) => o.tell(fitness, rng),
             OptimizerState::Cmaes(o) => o.tell(fitness, rng),
+            OptimizerState::External(o) => o.tell(fitness, rng),
         }
     }
 

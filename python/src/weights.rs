@@ -1,0 +1,157 @@
+//! Weights held in memory: a dict of feature name to weight, or a vector with the names it is
+//! aligned with (`names=`, by default the game's whole feature list), for `Player.from_weights`
+//! and `evaluate`. They become the weight file they would be, with a file's checks, so that
+//! weights from memory and the same weights in a file are one player and play the same games.
+
+use crate::errors::to_py;
+use crate::player::play_args;
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyMapping, PyString};
+use stacktune::backend::Local;
+use stacktune::commands::play::PlayArgs;
+use stacktune::game::Game;
+use stacktune::weights::WeightFile;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+/// What `args.weights` reads for weights held in memory: it only names them in messages.
+pub const IN_MEMORY: &str = "(weights in memory)";
+
+/// Weights as Python gives them: by name, or a vector whose names come later (the game's).
+pub enum Given {
+    Named(BTreeMap<String, f64>),
+    Vector(Vec<f64>, Option<Vec<String>>),
+}
+
+impl Given {
+    /// `weights` (a dict, or a vector with or without `names`), or the TypeError saying what
+    /// `function` takes.
+    pub fn extract(
+        function: &str,
+        weights: &Bound<'_, PyAny>,
+        names: Option<Vec<String>>,
+    ) -> PyResult<Given> {
+        if let Ok(map) = weights.cast::<PyMapping>() {
+            if names.is_some() {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}: names= goes with a vector of weights, not a dict (a dict names its weights)"
+                )));
+            }
+            let mut named = BTreeMap::new();
+            for item in map.items()?.iter() {
+                let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
+                let Ok(name) = key.cast::<PyString>() else {
+                    return Err(PyTypeError::new_err(format!(
+                        "{function}: a weights dict maps feature names (str) to numbers, not {} keys",
+                        key.get_type().name()?
+                    )));
+                };
+                let Ok(w) = value.extract::<f64>() else {
+                    return Err(PyTypeError::new_err(format!(
+                        "{function}: weight `{name}` is a {}, not a number",
+                        value.get_type().name()?
+                    )));
+                };
+                named.insert(name.to_string(), w);
+            }
+            return Ok(Given::Named(named));
+        }
+        if weights.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "{function} takes weights in memory (a dict, or a vector with names=); Player(path) and play(weights=path) read a file"
+            )));
+        }
+        match weights.extract::<Vec<f64>>() {
+            Ok(vector) => Ok(Given::Vector(vector, names)),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "{function} takes a dict of feature name to weight, or a 1-D vector of numbers with names=, not {}",
+                weights.get_type().name()?
+            ))),
+        }
+    }
+
+    /// The weights by name for the game `args` describes, checked as a file's are.
+    pub fn into_file(self, args: &PlayArgs) -> PyResult<WeightFile> {
+        let named = match self {
+            Given::Named(named) => named,
+            Given::Vector(vector, names) => {
+                let names = match names {
+                    Some(names) => names,
+                    None => {
+                        let game = args.game.build().map_err(to_py)?;
+                        stacktune::with_game!(&game, g => g.feature_names())
+                            .iter()
+                            .map(|n| n.to_string())
+                            .collect()
+                    }
+                };
+                if vector.len() != names.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "the weights vector has {} values for {} feature names: {}",
+                        vector.len(),
+                        names.len(),
+                        names.join(", ")
+                    )));
+                }
+                let mut named = BTreeMap::new();
+                for (name, w) in names.into_iter().zip(vector) {
+                    if named.insert(name.clone(), w).is_some() {
+                        return Err(PyValueError::new_err(format!(
+                            "names= names feature `{name}` twice"
+                        )));
+                    }
+                }
+                named
+            }
+        };
+        stacktune::embed::weights_in_memory(&args.game, named).map_err(to_py)
+    }
+}
+
+/// `play`'s flags for weights held in memory, `weights=` being the call's first argument.
+pub fn args_in_memory(
+    py: Python<'_>,
+    function: &str,
+    flags: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PlayArgs> {
+    let py_flags = match flags {
+        Some(f) => f.copy()?,
+        None => PyDict::new(py),
+    };
+    for taken in ["weights", "json"] {
+        if py_flags.contains(taken)? {
+            return Err(PyTypeError::new_err(format!(
+                "{function} got an unexpected keyword argument '{taken}' (the weights are its first argument)"
+            )));
+        }
+    }
+    py_flags.set_item("weights", IN_MEMORY)?;
+    play_args(function, Some(&py_flags))
+}
+
+/// `stacktune play --json`'s report for weights held in memory, as JSON text, and the games'
+/// scores in order as a numpy array. The games run on every core with the GIL released; Ctrl-C
+/// stops the call once the games under way are over, with KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (weights, names=None, **flags))]
+pub fn evaluate_json<'py>(
+    py: Python<'py>,
+    weights: &Bound<'py, PyAny>,
+    names: Option<Vec<String>>,
+    flags: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(String, Bound<'py, PyArray1<f64>>)> {
+    let given = Given::extract("evaluate()", weights, names)?;
+    let args = args_in_memory(py, "evaluate()", flags)?;
+    let file = given.into_file(&args)?;
+    let stop = AtomicBool::new(false);
+    let report = crate::interrupt::until_signal(py, &stop, || {
+        stacktune::embed::play_report_of(args, &file, &Local, &stop)
+    })?
+    .map_err(to_py)?;
+    let scores: Vec<f64> = report.per_game.iter().map(|g| g.score).collect();
+    let text = serde_json::to_string(&report)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    Ok((text, scores.into_pyarray(py)))
+}

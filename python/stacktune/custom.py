@@ -21,13 +21,15 @@ seeds alone, never on the number of workers. See docs/adding-a-game-python.md.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+import os
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["GameError", "GymGame", "check_game", "play_game", "play_games", "replay"]
+__all__ = ["GameError", "GymGame", "check_game", "evolve", "play_game", "play_games", "replay"]
 
 _METHODS = ("reset", "placements", "features", "play", "done")
 
@@ -154,6 +156,38 @@ def _chunk(task: Tuple[Callable[[], Any], np.ndarray, List[Tuple[int, int]], Seq
     return [play_game(game, candidates[c], seeds[s], max_moves) for c, s in pairs]
 
 
+def _play_all(
+    make: Callable[[], Any],
+    rows: np.ndarray,
+    seeds: Sequence[int],
+    max_moves: int,
+    pool: Any,
+    chunk: int,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Every (candidate, seed) pair, in fixed chunks gathered in order (in ``pool`` when there
+    is one): the scores and the moves, candidates × seeds each."""
+    seeds = [int(s) for s in seeds]
+    pairs = [(c, s) for c in range(len(rows)) for s in range(len(seeds))]
+    tasks = [
+        (make, rows, pairs[i : i + chunk], seeds, max_moves) for i in range(0, len(pairs), chunk)
+    ]
+    if pool is None or len(tasks) <= 1:
+        done = [_chunk(t) for t in tasks]
+    else:
+        done = pool.map(_chunk, tasks, chunksize=1)
+    flat = [r for part in done for r in part]
+    shape = (len(rows), len(seeds))
+    scores = np.array([s for s, _ in flat], dtype=np.float64).reshape(shape)
+    moves = np.array([m for _, m in flat], dtype=np.int64).reshape(shape)
+    return scores, moves
+
+
+def _pool(workers: int, game: Any) -> Any:
+    if workers < 1:
+        raise GameError(f"game {_name(game)}: workers {workers} must be at least 1")
+    return multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else None
+
+
 def play_games(
     make: Callable[[], Any],
     candidates: Any,
@@ -173,21 +207,73 @@ def play_games(
         _weights(game, row)
     if max_moves < 1:
         raise GameError(f"game {_name(game)}: max_moves {max_moves} must be at least 1")
-    if workers < 1:
-        raise GameError(f"game {_name(game)}: workers {workers} must be at least 1")
-    seeds = [int(s) for s in seeds]
-    pairs = [(c, s) for c in range(len(rows)) for s in range(len(seeds))]
-    tasks = [
-        (make, rows, pairs[i : i + chunk], seeds, max_moves) for i in range(0, len(pairs), chunk)
-    ]
-    if workers == 1 or len(tasks) <= 1:
-        done = [_chunk(t) for t in tasks]
+    pool = _pool(workers, game)
+    try:
+        scores, moves = _play_all(make, rows, seeds, max_moves, pool, chunk)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return scores, int(moves.sum())
+
+
+def evolve(
+    game: Callable[[], Any],
+    config: Optional[Mapping[str, Any]] = None,
+    workers: int = 1,
+    chunk: int = 8,
+    **flags: Any,
+) -> dict:
+    """Tunes the greedy player of ``game`` (a class of the protocol, defined in a module)
+    with stacktune's run: the optimiser of ``config`` (``[optimizer] kind``: ga, cem, cmaes),
+    every candidate of a generation on the same games, validation on held-out games, and the
+    run folder ``stacktune.evolve`` writes (run.toml naming the game, history.csv, plots,
+    checkpoint, best.toml, report.html without a replay). ``config`` is a run config as a dict
+    (``generations``, ``games``, ``max_pieces`` — the move cap, 1000 unless given —, ...);
+    keywords are ``evolve``'s (``out=``, ``quiet=``, ``resume=folder`` with the same
+    ``game``). The games play in ``workers`` spawned processes, in fixed chunks of ``chunk``
+    pairs: the folder is byte for byte the same at any number of workers. Training game j of
+    generation g is dealt from a seed the run draws for (g, j); held-out game i from seed
+    ``validation_seed + i``. Returns what ``stacktune.evolve`` returns."""
+    from . import _config_json, _stderr_to_python, _stacktune
+
+    sample = check_game(game)
+    name = _name(sample)
+    module = getattr(game, "__module__", None)
+    qualname = getattr(game, "__qualname__", None)
+    if not module or not qualname or "<" in qualname:
+        raise GameError(
+            f"game {name}: give evolve the game's class (or a function) defined at the top "
+            f"of a module, so worker processes and a resumed run can find it"
+        )
+    if module == "__main__":
+        main = getattr(__import__("__main__"), "__file__", None)
+        module = os.path.splitext(os.path.basename(main))[0] if main else module
+    if "resume" in flags:
+        if config is not None:
+            raise GameError(f"game {name}: a resumed run keeps its run.toml; give no config")
+        config_json = None
+        flags["resume"] = os.fspath(flags["resume"])
     else:
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
-            done = pool.map(_chunk, tasks, chunksize=1)
-    flat = [r for part in done for r in part]
-    scores = np.array([s for s, _ in flat], dtype=np.float64).reshape(len(rows), len(seeds))
-    return scores, sum(m for _, m in flat)
+        settings = dict(config or {})
+        settings.setdefault("max_pieces", 1000)
+        settings.setdefault("validation_max_pieces", settings["max_pieces"])
+        config_json = _config_json(settings, flags)
+    pool = _pool(workers, sample)
+
+    def play(candidates: List[List[float]], seeds: List[int], max_moves: int) -> Tuple[np.ndarray, np.ndarray]:
+        rows = np.asarray(candidates, dtype=np.float64).reshape(len(candidates), -1)
+        return _play_all(game, rows, seeds, max_moves, pool, chunk)
+
+    try:
+        with _stderr_to_python():
+            text = _stacktune.evolve_hosted(
+                config_json, name, f"{module}:{qualname}", list(sample.feature_names), play, **flags
+            )
+    finally:
+        if pool is not None:
+            pool.terminate()
+    result: dict = json.loads(text)
+    return result
 
 
 class GymGame:

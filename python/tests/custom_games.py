@@ -76,3 +76,17 @@ class Refuses(Counting):
 
     def play(self, placement: int) -> float:
         raise ValueError(f"placement {placement} is not legal here")
+
+
+class Stopping(Small2048):
+    """Small2048 that raises KeyboardInterrupt at its reset number STOP_AT (in this process):
+    a run stopped in the middle, as Ctrl-C stops it."""
+
+    resets = 0
+    STOP_AT = -1
+
+    def reset(self, seed: int) -> None:
+        Stopping.resets += 1
+        if Stopping.resets == Stopping.STOP_AT:
+            raise KeyboardInterrupt
+        super().reset(seed)

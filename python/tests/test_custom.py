@@ -105,3 +105,53 @@ def test_a_gymnasium_environment_through_the_adapter():
     game.reset(1)
     with pytest.raises(GameError, match=r"^game stacktune/Tetris-v0: placement 100000 is not legal$"):
         game.play(100000)
+
+
+# A small run of 3 × 3 2048: seconds, not minutes.
+RUN = {
+    "name": "tiny", "seed": 3, "generations": 3, "games": 3, "max_pieces": 40,
+    "validation_games": 6, "validate_every": 2, "final_games": 12, "validation_max_pieces": 40,
+    "optimizer": {"kind": "cem"}, "cem": {"population": 10, "elite_fraction": 0.3},
+}
+SAME = ["run.toml", "history.csv", "checkpoint.json", "best.toml", "fitness.svg", "weights.svg"]
+
+
+def test_a_python_game_run_is_the_same_at_one_and_four_workers(tmp_path, monkeypatch):
+    from stacktune.custom import evolve
+
+    monkeypatch.chdir(tmp_path)
+    one = evolve(Small2048, RUN, out="one", quiet=True)
+    four = evolve(Small2048, RUN, workers=4, chunk=2, out="four", quiet=True)
+    assert one["held_out"] == four["held_out"]
+    for name in SAME + ["report.html"]:
+        assert (tmp_path / "one" / name).exists(), name
+    for name in SAME:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "four" / name).read_bytes(), name
+    run_toml = (tmp_path / "one" / "run.toml").read_text()
+    assert '[hosted]\nname = "2048"\nclass = "custom_games:Small2048"' in run_toml
+    assert len((tmp_path / "one" / "history.csv").read_text().splitlines()) == 1 + 3
+    # The held-out games are seeds validation_seed + i, as play_games plays them.
+    best = (tmp_path / "one" / "best.toml").read_text()
+    names = list(Small2048.feature_names)
+    weights = [float(re.search(rf"^{n} = (.*)$", best, re.M).group(1)) for n in names]
+    scores, _ = play_games(Small2048, weights, range(1_000_001, 1_000_013), max_moves=40)
+    assert scores.mean() == pytest.approx(one["held_out"]["mean"])
+
+
+def test_a_stopped_python_game_run_resumes_to_the_same_folder(tmp_path, monkeypatch):
+    import custom_games
+    from stacktune.custom import evolve
+
+    monkeypatch.chdir(tmp_path)
+    evolve(custom_games.Stopping, RUN, out="whole", quiet=True)
+    # Stopped in generation 1's games (each generation resets 10 × 3 games, validation 6).
+    custom_games.Stopping.resets, custom_games.Stopping.STOP_AT = 0, 30 + 5
+    with pytest.raises(KeyboardInterrupt):
+        evolve(custom_games.Stopping, RUN, out="stopped", quiet=True)
+    custom_games.Stopping.STOP_AT = -1
+    assert len((tmp_path / "stopped" / "history.csv").read_text().splitlines()) == 1 + 1
+    with pytest.raises(ValueError, match=r"stopped is a run of custom_games:Stopping; it resumes with that game$"):
+        evolve(Small2048, resume="stopped", quiet=True)
+    evolve(custom_games.Stopping, resume="stopped", quiet=True)
+    for name in SAME:
+        assert (tmp_path / "stopped" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name

@@ -142,6 +142,14 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
         bail!("{} is not a run folder: it has no run.toml", dir.display());
     }
     let config = RunConfig::load(&run_toml)?;
+    if let Some(hosted) = &config.hosted {
+        bail!(
+            "{} is a run of {}, a game of Python's ({}): its run writes its report.html",
+            dir.display(),
+            hosted.name,
+            hosted.class
+        );
+    }
     let folder = crate::folder::RunFolder::for_report(dir)?;
     let checkpoint = dir.join("checkpoint.json");
     let text = std::fs::read_to_string(&checkpoint).with_context(|| {

@@ -51,33 +51,20 @@ def message(excinfo) -> str:
     return text
 
 
-def test_a_missing_protocol_method_is_named():
+BROKEN = [
+    (NoDone, "game no-done: missing protocol method done (see stacktune.custom)"),
+    (WrongShape, "game wrong-shape: features() has shape (4, 3); expected (4, 2): one row per placement, one column per feature"),
+    (NanFeatures, "game nan-features: feature odd of placement 2 is nan (features must be finite)"),
+    (Refuses, "game refuses: play(3) failed: ValueError: placement 3 is not legal here"),
+]
+
+
+@pytest.mark.parametrize("game, words", BROKEN, ids=[g.name for g, _ in BROKEN])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_broken_game_is_one_line_naming_it(game, words, workers):
     with pytest.raises(GameError) as e:
-        play_games(NoDone, [[1.0, 0.0]], [1])
-    assert message(e) == "game no-done: missing protocol method done (see stacktune.custom)"
-
-
-def test_features_of_the_wrong_shape():
-    with pytest.raises(GameError) as e:
-        play_games(WrongShape, [[1.0, 0.0]], [1])
-    assert message(e) == (
-        "game wrong-shape: features() has shape (4, 3); expected (4, 2): "
-        "one row per placement, one column per feature"
-    )
-
-
-def test_nan_features():
-    with pytest.raises(GameError) as e:
-        play_games(NanFeatures, [[1.0, 0.0]], [1], workers=2, chunk=1)
-    assert message(e) == "game nan-features: feature odd of placement 2 is nan (features must be finite)"
-
-
-def test_a_placement_the_game_refuses():
-    with pytest.raises(GameError) as e:
-        play_games(Refuses, [[1.0, 0.0]], [1])
-    assert message(e) == (
-        "game refuses: play(3) failed: ValueError: placement 3 is not legal here"
-    )
+        play_games(game, [[1.0, 0.0]], [1, 2], workers=workers, chunk=1)
+    assert message(e) == words
 
 
 def test_weights_of_the_wrong_length():
@@ -155,3 +142,38 @@ def test_a_stopped_python_game_run_resumes_to_the_same_folder(tmp_path, monkeypa
     evolve(custom_games.Stopping, resume="stopped", quiet=True)
     for name in SAME:
         assert (tmp_path / "stopped" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+
+
+def test_a_broken_game_ends_its_run_with_its_own_line(tmp_path, monkeypatch):
+    from stacktune.custom import evolve
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(GameError) as e:
+        evolve(NanFeatures, {**RUN, "generations": 1}, workers=2, out="nan", quiet=True)
+    assert message(e) == BROKEN[2][1]
+
+
+def test_the_command_line_refuses_a_python_game_run(tmp_path, monkeypatch):
+    import stacktune
+    from stacktune.custom import evolve
+
+    monkeypatch.chdir(tmp_path)
+    evolve(Small2048, {**RUN, "generations": 1}, out="run", quiet=True)
+    with pytest.raises(ValueError) as e:
+        stacktune.evolve("run/run.toml", out="cli", quiet=True)
+    assert message(e) == (
+        "this run plays 2048, a game of Python's (custom_games:Small2048): run it with stacktune.custom.evolve"
+    )
+
+
+def test_the_example_tuned_beats_its_start_on_held_out_games(tmp_path, monkeypatch):
+    from conftest import REPO
+    from stacktune.custom import evolve
+    from game2048 import START
+
+    monkeypatch.chdir(tmp_path)
+    start_file = str(REPO / "examples" / "game2048-start.toml")
+    config = {**RUN, "generations": 4, "games": 4, "final_games": 40, "init": start_file}
+    tuned = evolve(Small2048, config, workers=2, out="tuned", quiet=True)["held_out"]["mean"]
+    start, _ = play_games(Small2048, START, range(1_000_001, 1_000_041), max_moves=40)
+    assert tuned > start.mean() * 1.05, (tuned, start.mean())

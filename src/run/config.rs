@@ -149,6 +149,15 @@ impl RunConfig {
     }
 }
 
+/// Whether `name` may be part of a run folder's name (`runs/<game>-<name>`): letters, digits,
+/// `.`, `_` and `-`, starting with a letter or digit, so that it is one plain path component.
+pub(super) fn folder_word(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -222,12 +231,7 @@ impl RunConfig {
 
     /// Rejects values that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
-        let name_ok = self.name.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
-        if !name_ok {
+        if !folder_word(&self.name) {
             bail!(
                 "name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
                 self.name

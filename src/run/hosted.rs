@@ -4,6 +4,7 @@
 //! games, validation, checkpoint, history, plots, best.toml and report.html are the ones every
 //! run has. The game's rules live with the host: the library never makes a move of it.
 
+use super::config::folder_word;
 use crate::backend::{Backend, Batch, Streams};
 use crate::game::{EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
 use crate::progress::Progress;
@@ -28,12 +29,7 @@ pub struct HostedSpec {
 
 impl HostedSpec {
     pub fn validate(&self) -> Result<()> {
-        let ok = self.name.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
-        if !ok {
+        if !folder_word(&self.name) {
             bail!(
                 "hosted game name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
                 self.name

@@ -65,6 +65,14 @@ pub trait Replayable: Game + Clone {
     fn records_games(&self) -> bool {
         true
     }
+
+    /// For a game the library cannot record ([`Replayable::records_games`]): game `seed` of
+    /// `weights` (over all its features), at most `cap` moves, as the game renders it, a
+    /// frame a position; empty when the game does not render.
+    fn text_frames(&self, weights: &[f64], seed: u64, cap: u64) -> Vec<String> {
+        let _ = (weights, seed, cap);
+        Vec::new()
+    }
 }
 
 /// One recorded game, as the page's JSON holds it.

@@ -9,13 +9,15 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::commands::evolve::execute_hosted;
 use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame, HostedSpec};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Plays a batch by calling `play(candidates, seeds, max_moves)`, which returns the scores
 /// and the moves (candidates × seeds each). Python's error (a game breaking the protocol,
 /// KeyboardInterrupt) is kept to be raised as it is, not as a run's error line.
 struct PythonPlayer {
     play: Py<PyAny>,
+    /// `frames(weights, seed, max_moves)`: the text frames of one game (a list of str).
+    frames: Py<PyAny>,
     error: Mutex<Option<PyErr>>,
 }
 
@@ -55,34 +57,50 @@ impl HostPlayer for PythonPlayer {
             }
         }
     }
+
+    /// A game that fails to render leaves the page without its replay, not the run stopped:
+    /// its games have already been played with these weights.
+    fn frames(&self, weights: &[f64], seed: u64, max_moves: u64) -> Vec<String> {
+        Python::attach(|py| {
+            self.frames
+                .call1(py, (weights.to_vec(), seed, max_moves))
+                .and_then(|f| f.extract::<Vec<String>>(py))
+                .unwrap_or_default()
+        })
+    }
 }
 
 /// Runs `evolve` for the game `class` (`module:QualName`, named `name`, with `features`)
-/// whose batches `play` plays; returns what `evolve()` returns, as JSON.
+/// whose batches `host`'s first function plays and whose page replay its second renders;
+/// returns what `evolve()` returns, as JSON.
 #[pyfunction]
-#[pyo3(signature = (config_json, name, class, features, play, **flags))]
+#[pyo3(signature = (config_json, name, class, features, host, **flags))]
 pub fn evolve_hosted(
     py: Python<'_>,
     config_json: Option<String>,
     name: String,
     class: String,
     features: Vec<String>,
-    play: Py<PyAny>,
+    host: (Py<PyAny>, Py<PyAny>),
     flags: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
+    let (play, frames) = host;
     let (args, _config_file) = evolve_args("custom.evolve()", config_json, flags)?;
-    let game = HostedGame::new(HostedSpec { name, class }, &features).map_err(to_py)?;
-    let player = PythonPlayer {
+    let player = Arc::new(PythonPlayer {
         play,
+        frames,
         error: Mutex::new(None),
-    };
-    let done = py.detach(|| execute_hosted(args, &game, &player));
+    });
+    let game =
+        HostedGame::new(HostedSpec { name, class }, &features, player.clone()).map_err(to_py)?;
+    let done = py.detach(|| execute_hosted(args, &game));
     match done {
         Ok((config, result)) => Ok(summary(&config, &result, 0)),
         Err(e) => Err(player
             .error
-            .into_inner()
+            .lock()
             .unwrap()
+            .take()
             .unwrap_or_else(|| to_py(e))),
     }
 }

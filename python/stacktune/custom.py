@@ -227,7 +227,8 @@ def evolve(
     with stacktune's run: the optimiser of ``config`` (``[optimizer] kind``: ga, cem, cmaes),
     every candidate of a generation on the same games, validation on held-out games, and the
     run folder ``stacktune.evolve`` writes (run.toml naming the game, history.csv, plots,
-    checkpoint, best.toml, report.html without a replay). ``config`` is a run config as a dict
+    checkpoint, best.toml, report.html with the text frames of a held-out game where the game
+    renders). ``config`` is a run config as a dict
     (``generations``, ``games``, ``max_pieces`` — the move cap, 1000 unless given —, ...);
     keywords are ``evolve``'s (``out=``, ``quiet=``, ``resume=folder`` with the same
     ``game``). The games play in ``workers`` spawned processes, in fixed chunks of ``chunk``
@@ -264,10 +265,13 @@ def evolve(
         rows = np.asarray(candidates, dtype=np.float64).reshape(len(candidates), -1)
         return _play_all(game, rows, seeds, max_moves, pool, chunk)
 
+    def frames(weights: List[float], seed: int, max_moves: int) -> List[str]:
+        return replay(game, weights, seed, max_moves)
+
     try:
         with _stderr_to_python():
             text = _stacktune.evolve_hosted(
-                config_json, name, f"{module}:{qualname}", list(sample.feature_names), play, **flags
+                config_json, name, f"{module}:{qualname}", list(sample.feature_names), (play, frames), **flags
             )
     finally:
         if pool is not None:

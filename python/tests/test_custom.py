@@ -3,6 +3,7 @@ at any number of worker processes, replays, the Gymnasium adapter and the errors
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -117,6 +118,12 @@ def test_a_python_game_run_is_the_same_at_one_and_four_workers(tmp_path, monkeyp
     run_toml = (tmp_path / "one" / "run.toml").read_text()
     assert '[hosted]\nname = "2048"\nclass = "custom_games:Small2048"' in run_toml
     assert len((tmp_path / "one" / "history.csv").read_text().splitlines()) == 1 + 3
+    # The page replays held-out game 1 (seed validation_seed) as the game renders it.
+    page = (tmp_path / "one" / "report.html").read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1))
+    assert data["replays"] == []
+    assert data["frames"][0] == replay(Small2048, data["history"][-1]["best_weights"], 1_000_001, 40)[0]
+    assert len(data["frames"]) == len(replay(Small2048, data["history"][-1]["best_weights"], 1_000_001, 40))
     # The held-out games are seeds validation_seed + i, as play_games plays them.
     best = (tmp_path / "one" / "best.toml").read_text()
     names = list(Small2048.feature_names)
@@ -177,3 +184,12 @@ def test_the_example_tuned_beats_its_start_on_held_out_games(tmp_path, monkeypat
     tuned = evolve(Small2048, config, workers=2, out="tuned", quiet=True)["held_out"]["mean"]
     start, _ = play_games(Small2048, START, range(1_000_001, 1_000_041), max_moves=40)
     assert tuned > start.mean() * 1.05, (tuned, start.mean())
+
+
+def test_a_game_that_does_not_render_has_no_replay(tmp_path, monkeypatch):
+    from stacktune.custom import evolve
+
+    monkeypatch.chdir(tmp_path)
+    evolve(Counting, {**RUN, "generations": 1}, out="run", quiet=True)
+    page = (tmp_path / "run" / "report.html").read_text()
+    assert '"frames"' not in page and '"replays":[]' in page

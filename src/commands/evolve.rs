@@ -5,7 +5,7 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::hosted::{HostBackend, HostPlayer, HostedGame, HostedSpec};
+use crate::run::hosted::{HostBackend, HostedGame, HostedSpec};
 use crate::run::{Driver, RunConfig, RunResult, evolve, is_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
@@ -304,14 +304,12 @@ type Opener = Box<dyn FnOnce() -> Result<RunFolder>>;
 
 /// [`execute`] for a game a host plays (a Python class): its games go to the host through
 /// `backend`, and everything else is a run's as ever.
-pub fn execute_hosted(
-    args: EvolveArgs,
-    game: &HostedGame,
-    player: &dyn HostPlayer,
-) -> Result<(RunConfig, RunResult)> {
+pub fn execute_hosted(args: EvolveArgs, game: &HostedGame) -> Result<(RunConfig, RunResult)> {
     let mode = Mode::detect(args.quiet);
     let (config, open) = config_and_folder(&args, Some(&game.spec))?;
-    let backend = HostBackend { player };
+    let backend = HostBackend {
+        player: game.player(),
+    };
     let result = evolve(
         game,
         &config,

@@ -15,6 +15,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// `[hosted]` in run.toml: the game a host plays, so that a resumed run is given the same one.
@@ -61,13 +62,17 @@ pub struct HostScores {
 
 /// Plays a batch's games outside the library: every (candidate, game) pair's score and moves,
 /// candidate by candidate, or `None` when the host was stopped (Ctrl-C).
-pub trait HostPlayer {
+pub trait HostPlayer: Send + Sync {
     fn play(
         &self,
         candidates: &[Vec<f64>],
         seeds: &[u64],
         max_moves: u64,
     ) -> Result<Option<HostScores>>;
+
+    /// Game `seed` played by `weights`, at most `max_moves` moves, as the game renders it (a
+    /// frame a position), for the report page; empty when it does not render.
+    fn frames(&self, weights: &[f64], seed: u64, max_moves: u64) -> Vec<String>;
 }
 
 /// A backend whose games the host plays: the batch's seeds (see [`host_seed`]) and its move
@@ -126,19 +131,25 @@ impl Backend for HostBackend<'_> {
     }
 }
 
-/// The run's view of a hosted game: its name and features, and no positions of its own
-/// (the host plays it; the report page has no replay of it).
-#[derive(Clone, Debug)]
+/// The run's view of a hosted game: its name and features, and no positions of its own (the
+/// host plays it, and renders the report page's replay as text frames).
+#[derive(Clone)]
 pub struct HostedGame {
     pub spec: HostedSpec,
     name: &'static str,
     features: &'static [&'static str],
+    /// Plays the games, and renders the page's text replay.
+    player: Arc<dyn HostPlayer>,
 }
 
 impl HostedGame {
     /// The game `spec` with these features. The names are leaked because the run reads a
     /// game's names as `'static` (the compiled games' are constants): a few bytes a run.
-    pub fn new(spec: HostedSpec, features: &[String]) -> Result<HostedGame> {
+    pub fn new(
+        spec: HostedSpec,
+        features: &[String],
+        player: Arc<dyn HostPlayer>,
+    ) -> Result<HostedGame> {
         spec.validate()?;
         if features.is_empty() {
             bail!("hosted game {}: it names no features", spec.name);
@@ -154,7 +165,23 @@ impl HostedGame {
             name: leak(&spec.name),
             features: Box::leak(features.into_boxed_slice()),
             spec,
+            player,
         })
+    }
+
+    /// The host that plays the game.
+    pub fn player(&self) -> &dyn HostPlayer {
+        &*self.player
+    }
+}
+
+/// The host is left out: it is Python's.
+impl std::fmt::Debug for HostedGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostedGame")
+            .field("spec", &self.spec)
+            .field("features", &self.features)
+            .finish_non_exhaustive()
     }
 }
 
@@ -218,6 +245,10 @@ impl Replayable for HostedGame {
     fn records_games(&self) -> bool {
         false
     }
+
+    fn text_frames(&self, weights: &[f64], seed: u64, cap: u64) -> Vec<String> {
+        self.player.frames(weights, seed, cap)
+    }
 }
 
 #[cfg(test)]
@@ -238,15 +269,28 @@ mod tests {
         assert_ne!(host_seed(&training, 1), host_seed(&training, 2));
     }
 
+    struct Nobody;
+
+    impl HostPlayer for Nobody {
+        fn play(&self, _: &[Vec<f64>], _: &[u64], _: u64) -> Result<Option<HostScores>> {
+            Ok(None)
+        }
+
+        fn frames(&self, _: &[f64], _: u64, _: u64) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
     #[test]
     fn a_game_names_its_features_once() {
         let spec = HostedSpec {
             name: "2048".into(),
             class: "game2048:Game2048".into(),
         };
-        let e = HostedGame::new(spec.clone(), &["a".into(), "a".into()]).unwrap_err();
+        let e =
+            HostedGame::new(spec.clone(), &["a".into(), "a".into()], Arc::new(Nobody)).unwrap_err();
         assert_eq!(e.to_string(), "hosted game 2048: feature a is named twice");
-        let game = HostedGame::new(spec, &["a".into(), "b".into()]).unwrap();
+        let game = HostedGame::new(spec, &["a".into(), "b".into()], Arc::new(Nobody)).unwrap();
         assert_eq!(game.feature_names(), ["a", "b"]);
     }
 }

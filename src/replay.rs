@@ -59,6 +59,20 @@ pub trait Replayable: Game + Clone {
     fn turn_limit(&self) -> Option<u64> {
         None
     }
+
+    /// Whether the library can play the game's moves to record them: not for a game a host
+    /// plays (a Python game's run), whose page has no replay.
+    fn records_games(&self) -> bool {
+        true
+    }
+
+    /// For a game the library cannot record ([`Replayable::records_games`]): game `seed` of
+    /// `weights` (over all its features), at most `cap` moves, as the game renders it, a
+    /// frame a position; empty when the game does not render.
+    fn text_frames(&self, weights: &[f64], seed: u64, cap: u64) -> Vec<String> {
+        let _ = (weights, seed, cap);
+        Vec::new()
+    }
 }
 
 /// One recorded game, as the page's JSON holds it.
@@ -221,6 +235,9 @@ pub fn record_games<G: Replayable>(
     command: &str,
     progress: &Progress,
 ) -> Vec<Replay> {
+    if !game.records_games() {
+        return Vec::new();
+    }
     (0..replayed_games(game))
         .map(|i| Replay {
             command: command.to_string(),

@@ -58,6 +58,11 @@ pub struct RunPage<'a> {
     pub timings: &'a [Timing],
     pub final_summary: Option<Final>,
     pub replays: &'a [Replay],
+    /// A game the page cannot replay itself (one a host plays, a Python game) as the game
+    /// renders it, one text frame a move; left out of the page's data when there are none,
+    /// so the compiled games' pages are as they were.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub frames: &'a [String],
 }
 
 /// A page holding replays only (`play --replay-html`).

@@ -7,6 +7,7 @@ mod engine;
 mod errors;
 mod flags;
 mod games;
+mod hosted;
 mod interrupt;
 mod moves;
 mod pickle;
@@ -39,6 +40,7 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::cli, m)?)?;
     m.add_function(wrap_pyfunction!(commands::keywords, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_evolve, m)?)?;
+    m.add_function(wrap_pyfunction!(hosted::evolve_hosted, m)?)?;
     vector::register(m)?;
     Ok(())
 }

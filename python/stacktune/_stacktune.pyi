@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -234,6 +234,17 @@ def evaluate_json(
 def cli(argv: List[str]) -> int: ...
 def keywords(command: str) -> str: ...
 def start_evolve(config_json: Optional[str] = None, **flags: Any) -> Evolution: ...
+def evolve_hosted(
+    config_json: Optional[str],
+    name: str,
+    class_: str,
+    features: List[str],
+    host: Tuple[
+        Callable[[List[List[float]], List[int], int], Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]],
+        Callable[[List[float], int, int], List[str]],
+    ],
+    **flags: Any,
+) -> str: ...
 
 class DrivenRun:
     def __init__(self, config_json: Optional[str] = None, **flags: Any) -> None: ...

@@ -5,6 +5,7 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
+use crate::run::hosted::{HostBackend, HostedGame, HostedSpec};
 use crate::run::{Driver, RunConfig, RunResult, evolve, is_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
@@ -226,16 +227,13 @@ pub fn execute(args: EvolveArgs, backend: &dyn Backend) -> Result<(RunConfig, Ru
     execute_driven(args, backend, None)
 }
 
-/// [`execute`] with a host handing in each generation's candidates (Python's
-/// `stacktune.Run`), so that a driven run claims, resumes and writes its folder as `evolve`
-/// does.
-pub fn execute_driven(
-    args: EvolveArgs,
-    backend: &dyn Backend,
-    driver: Option<&mut dyn Driver>,
-) -> Result<(RunConfig, RunResult, u64)> {
-    let mode = Mode::detect(args.quiet);
-    let (config, open): (RunConfig, Box<dyn FnOnce() -> Result<RunFolder>>) = match &args.resume {
+/// A run's folder opener and config, with the hosted game a host plays (which a resumed run's
+/// run.toml must name): read from `--resume`'s folder, or resolved from the flags.
+fn config_and_folder(
+    args: &EvolveArgs,
+    hosted: Option<&HostedSpec>,
+) -> Result<(RunConfig, Opener)> {
+    Ok(match &args.resume {
         Some(dir) => {
             let overrides = args.config.is_some()
                 || args.game != GameSpec::default()
@@ -261,13 +259,27 @@ pub fn execute_driven(
             // Locked before reading: no other process may change the folder while it is checked.
             let folder = RunFolder::resume(dir, is_finished)?;
             let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
+            if hosted.is_some() && config.hosted.as_ref() != hosted {
+                let was = config
+                    .hosted
+                    .as_ref()
+                    .map_or("a built-in game".into(), |h| h.class.clone());
+                bail!(
+                    "{} is a run of {was}; it resumes with that game",
+                    dir.display()
+                );
+            }
             if let Some(t) = args.threads {
                 config.threads = t;
             }
             (config, Box::new(move || Ok(folder)))
         }
         None => {
-            let config = args.resolve()?;
+            let mut config = args.resolve()?;
+            if let Some(spec) = hosted {
+                config.hosted = Some(spec.clone());
+                config.validate()?;
+            }
             let open: Box<dyn FnOnce() -> Result<RunFolder>> = match &args.out {
                 Some(dir) => {
                     let (dir, force, config) = (dir.clone(), args.force, config.clone());
@@ -284,7 +296,49 @@ pub fn execute_driven(
             };
             (config, open)
         }
+    })
+}
+
+/// Opens (claims, creates or locks) a run's folder once the run is found good.
+type Opener = Box<dyn FnOnce() -> Result<RunFolder>>;
+
+/// [`execute`] for a game a host plays (a Python class): its games go to the host through
+/// `backend`, and everything else is a run's as ever.
+pub fn execute_hosted(args: EvolveArgs, game: &HostedGame) -> Result<(RunConfig, RunResult)> {
+    let mode = Mode::detect(args.quiet);
+    let (config, open) = config_and_folder(&args, Some(&game.spec))?;
+    let backend = HostBackend {
+        player: game.player(),
     };
+    let result = evolve(
+        game,
+        &config,
+        open,
+        args.resume.is_some(),
+        mode,
+        &backend,
+        None,
+    )?;
+    Ok((config, result))
+}
+
+/// [`execute`] with a host handing in each generation's candidates (Python's
+/// `stacktune.Run`), so that a driven run claims, resumes and writes its folder as `evolve`
+/// does.
+pub fn execute_driven(
+    args: EvolveArgs,
+    backend: &dyn Backend,
+    driver: Option<&mut dyn Driver>,
+) -> Result<(RunConfig, RunResult, u64)> {
+    let mode = Mode::detect(args.quiet);
+    let (config, open) = config_and_folder(&args, None)?;
+    if let Some(hosted) = &config.hosted {
+        bail!(
+            "this run plays {}, a game of Python's ({}): run it with stacktune.custom.evolve",
+            hosted.name,
+            hosted.class
+        );
+    }
     let any = config.game.build()?;
     let (result, opponents) = with_game!(&any, g => (
         evolve(g, &config, open, args.resume.is_some(), mode, backend, driver)?,

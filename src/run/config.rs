@@ -3,6 +3,7 @@
 //! A run is a function of its config (which holds the seed), so this is the one place that
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
+use super::hosted::HostedSpec;
 use crate::fsutil::clean;
 use crate::game::EpisodeLimits;
 use crate::games::GameSpec;
@@ -76,6 +77,9 @@ pub struct RunConfig {
     /// The outside optimiser's name and population, when one drives the run from Python.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalConfig>,
+    /// A game a host plays (a Python class): its games are the host's, `[game]` is unused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosted: Option<HostedSpec>,
 }
 
 impl Default for RunConfig {
@@ -103,6 +107,7 @@ impl Default for RunConfig {
             cem: None,
             cmaes: None,
             external: None,
+            hosted: None,
         }
     }
 }
@@ -142,6 +147,15 @@ impl RunConfig {
             ..RunConfig::default()
         }
     }
+}
+
+/// Whether `name` may be part of a run folder's name (`runs/<game>-<name>`): letters, digits,
+/// `.`, `_` and `-`, starting with a letter or digit, so that it is one plain path component.
+pub(super) fn folder_word(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -217,12 +231,7 @@ impl RunConfig {
 
     /// Rejects values that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
-        let name_ok = self.name.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
-        if !name_ok {
+        if !folder_word(&self.name) {
             bail!(
                 "name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
                 self.name
@@ -248,6 +257,21 @@ impl RunConfig {
             }
         }
         self.optimizer_config().validate()?;
+        if let Some(hosted) = &self.hosted {
+            hosted.validate()?;
+            if self.game != GameSpec::default() {
+                bail!(
+                    "[game] settings are for the built-in games; the hosted game {} takes none",
+                    hosted.name
+                );
+            }
+            if self.max_pieces == 0 || self.validation_max_pieces == 0 {
+                bail!(
+                    "the hosted game {} is played with a move cap: set max_pieces and validation_max_pieces above 0",
+                    hosted.name
+                );
+            }
+        }
         limits::check("generations", self.generations, &GENERATIONS)?;
         limits::check("games (per candidate)", self.games, &GAMES)?;
         limits::check("validation_games", self.validation_games, &HELD_OUT_GAMES)?;
@@ -275,6 +299,9 @@ impl RunConfig {
     /// The name of the run's folder, `<game>-<name>`; without `--out` it goes under `runs/`
     /// (with `-2`, `-3`, ... when taken).
     pub fn folder_name(&self) -> String {
+        if let Some(hosted) = &self.hosted {
+            return format!("{}-{}", hosted.name, self.name);
+        }
         format!("{}-{}", self.game.name(), self.name)
     }
 
@@ -352,6 +379,17 @@ impl RunConfig {
     /// The `play` command that plays the run's first `games` held-out games with `weights`
     /// (a two-player game: `games` against each opponent).
     pub fn play_command(&self, weights: &Path, games: u64) -> String {
+        if let Some(hosted) = &self.hosted {
+            // The host plays the game: the Python call that plays these games.
+            return format!(
+                "stacktune.custom.play_games({}, <weights of {}>, range({}, {}), max_moves={})",
+                hosted.class,
+                weights.display(),
+                self.validation_seed,
+                self.validation_seed + games,
+                self.validation_max_pieces
+            );
+        }
         self.game.play_command(
             weights,
             self.validation_seed,

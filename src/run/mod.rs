@@ -12,6 +12,7 @@
 mod config;
 mod evaluation;
 mod executor;
+pub mod hosted;
 mod observers;
 pub mod page;
 

@@ -26,9 +26,9 @@ pub struct ReportPage<'a, G> {
     pub search: Search,
     /// Moves stored per replayed game.
     pub cap: u64,
-    /// The weights replayed last and their replays: a generation whose best weights did not
-    /// change (an elite kept) reuses them instead of playing the games again.
-    pub replayed: Option<(Vec<f64>, Vec<Replay>)>,
+    /// The weights replayed last, their replays and text frames: a generation whose best
+    /// weights did not change (an elite kept) reuses them instead of playing the games again.
+    pub replayed: Option<(Vec<f64>, Vec<Replay>, Vec<String>)>,
 }
 
 impl<G: Replayable> ReportPage<'_, G> {
@@ -39,20 +39,21 @@ impl<G: Replayable> ReportPage<'_, G> {
         let opponents = game.opponents().len() as u64;
         let best_toml = self.dir.join("best.toml");
         let play_command = config.play_command(&best_toml, config.final_games / opponents.max(1));
-        let replays = match history.last() {
+        let (replays, frames) = match history.last() {
             Some(row)
                 if self
                     .replayed
                     .as_ref()
                     .is_some_and(|r| r.0 == row.best_weights) =>
             {
-                self.replayed.take().expect("just checked").1
+                let (_, replays, frames) = self.replayed.take().expect("just checked");
+                (replays, frames)
             }
             Some(row) => {
                 let names = game.feature_names();
                 let weights = expand_to(self.indices, names.len(), &row.best_weights);
                 let player = Player::new(LinearPlayer::from_vector(names, &weights)?, self.search);
-                record_games(
+                let replays = record_games(
                     game,
                     &player,
                     config.validation_seed,
@@ -60,9 +61,12 @@ impl<G: Replayable> ReportPage<'_, G> {
                     self.cap,
                     &config.replay_command(&best_toml, self.cap),
                     &Progress::hidden(),
-                )
+                );
+                let cap = config.validation_limits().max_moves.unwrap_or(self.cap);
+                let frames = game.text_frames(&weights, config.validation_seed, cap);
+                (replays, frames)
             }
-            None => Vec::new(),
+            None => (Vec::new(), Vec::new()),
         };
         let timings = read_timings(&self.dir.join("timings.csv"))?;
         let page = RunPage {
@@ -83,10 +87,11 @@ impl<G: Replayable> ReportPage<'_, G> {
             timings: &timings,
             final_summary,
             replays: &replays,
+            frames: &frames,
         };
         write_run(&self.dir, &page)?;
         if let Some(row) = history.last() {
-            self.replayed = Some((row.best_weights.clone(), replays));
+            self.replayed = Some((row.best_weights.clone(), replays, frames));
         }
         Ok(())
     }
@@ -142,6 +147,14 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
         bail!("{} is not a run folder: it has no run.toml", dir.display());
     }
     let config = RunConfig::load(&run_toml)?;
+    if let Some(hosted) = &config.hosted {
+        bail!(
+            "{} is a run of {}, a game of Python's ({}): its run writes its report.html",
+            dir.display(),
+            hosted.name,
+            hosted.class
+        );
+    }
     let folder = crate::folder::RunFolder::for_report(dir)?;
     let checkpoint = dir.join("checkpoint.json");
     let text = std::fs::read_to_string(&checkpoint).with_context(|| {

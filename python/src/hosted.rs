@@ -1,0 +1,106 @@
+//! A run of a game written in Python (`stacktune.custom.evolve`): the library's run loop,
+//! whose games a Python function plays (in worker processes of its own). The run is on the
+//! calling thread with the GIL released; each batch of games takes the GIL to call Python.
+
+use crate::commands::{evolve_args, summary};
+use crate::errors::to_py;
+use numpy::PyReadonlyArray2;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use stacktune::commands::evolve::execute_hosted;
+use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame, HostedSpec};
+use std::sync::{Arc, Mutex};
+
+/// Plays a batch by calling `play(candidates, seeds, max_moves)`, which returns the scores
+/// and the moves (candidates × seeds each). Python's error (a game breaking the protocol,
+/// KeyboardInterrupt) is kept to be raised as it is, not as a run's error line.
+struct PythonPlayer {
+    play: Py<PyAny>,
+    /// `frames(weights, seed, max_moves)`: the text frames of one game (a list of str).
+    frames: Py<PyAny>,
+    error: Mutex<Option<PyErr>>,
+}
+
+impl HostPlayer for PythonPlayer {
+    fn play(
+        &self,
+        candidates: &[Vec<f64>],
+        seeds: &[u64],
+        max_moves: u64,
+    ) -> anyhow::Result<Option<HostScores>> {
+        let played = Python::attach(|py| -> PyResult<HostScores> {
+            let got = self
+                .play
+                .call1(py, (candidates.to_vec(), seeds.to_vec(), max_moves))?;
+            let (scores, moves): (PyReadonlyArray2<f64>, PyReadonlyArray2<i64>) =
+                got.extract(py)?;
+            let rows = |a: numpy::ndarray::ArrayView2<'_, f64>| -> Vec<Vec<f64>> {
+                a.rows().into_iter().map(|r| r.to_vec()).collect()
+            };
+            let moves = moves
+                .as_array()
+                .rows()
+                .into_iter()
+                .map(|r| r.iter().map(|&m| m.max(0) as u64).collect())
+                .collect();
+            Ok(HostScores {
+                scores: rows(scores.as_array()),
+                moves,
+            })
+        });
+        match played {
+            Ok(played) => Ok(Some(played)),
+            Err(e) => {
+                let line = Python::attach(|py| e.value(py).to_string());
+                *self.error.lock().unwrap() = Some(e);
+                anyhow::bail!("the Python game's play failed: {line}")
+            }
+        }
+    }
+
+    /// A game that fails to render leaves the page without its replay, not the run stopped:
+    /// its games have already been played with these weights.
+    fn frames(&self, weights: &[f64], seed: u64, max_moves: u64) -> Vec<String> {
+        Python::attach(|py| {
+            self.frames
+                .call1(py, (weights.to_vec(), seed, max_moves))
+                .and_then(|f| f.extract::<Vec<String>>(py))
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// Runs `evolve` for the game `class` (`module:QualName`, named `name`, with `features`)
+/// whose batches `host`'s first function plays and whose page replay its second renders;
+/// returns what `evolve()` returns, as JSON.
+#[pyfunction]
+#[pyo3(signature = (config_json, name, class, features, host, **flags))]
+pub fn evolve_hosted(
+    py: Python<'_>,
+    config_json: Option<String>,
+    name: String,
+    class: String,
+    features: Vec<String>,
+    host: (Py<PyAny>, Py<PyAny>),
+    flags: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    let (play, frames) = host;
+    let (args, _config_file) = evolve_args("custom.evolve()", config_json, flags)?;
+    let player = Arc::new(PythonPlayer {
+        play,
+        frames,
+        error: Mutex::new(None),
+    });
+    let game =
+        HostedGame::new(HostedSpec { name, class }, &features, player.clone()).map_err(to_py)?;
+    let done = py.detach(|| execute_hosted(args, &game));
+    match done {
+        Ok((config, result)) => Ok(summary(&config, &result, 0)),
+        Err(e) => Err(player
+            .error
+            .lock()
+            .unwrap()
+            .take()
+            .unwrap_or_else(|| to_py(e))),
+    }
+}

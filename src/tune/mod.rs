@@ -89,7 +89,9 @@ pub enum OptimizerKind {
     /// CMA-ES (`[cmaes]`).
     Cmaes,
     /// An optimiser outside stacktune (`[external]`), whose candidates a host hands in each
-    /// generation (Python's `stacktune.Run`).
+    /// generation (Python's `stacktune.Run`); never a value of `--optimizer`, since only a run
+    /// driven from Python has such a host.
+    #[value(skip)]
     External,
 }
 

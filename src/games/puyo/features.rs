@@ -110,7 +110,7 @@ pub fn compute(
         v[CONNECTED_3] = threes as f64;
     }
     if mask & POTENTIAL != 0 {
-        let p = potential(field, rules);
+        let p = remembered_potential(field, rules);
         v[POTENTIAL_CHAIN] = p.chain as f64;
         v[POTENTIAL_SCORE] = p.score as f64;
         v[TRIGGER_PUYOS] = p.puyos as f64;
@@ -174,6 +174,42 @@ impl Potential {
             Reverse(self.leftover),
         )
     }
+}
+
+/// Slots of each thread's table of potentials already found, a power of two.
+const REMEMBERED: usize = 1 << 16;
+
+/// One slot: a field, the rules its chain was resolved under, and its potential.
+type Remembered = (Field, Rules, Potential);
+
+thread_local! {
+    /// Potentials this thread found, by field. A search meets the same field many times (the
+    /// futures of a sampled beam draw the same pairs, and the next move searches again what
+    /// this one searched), and the potential is over half of a node's cost, so each thread
+    /// keeps the last field of each slot. Every slot starts as the empty field, whose
+    /// potential is none under any rules; a field is compared whole, so a slot never answers
+    /// for another field and the features never depend on what was searched before.
+    static POTENTIALS: std::cell::RefCell<Vec<Remembered>> = std::cell::RefCell::new(
+        vec![(Field::EMPTY, Rules::Tsu, Potential::default()); REMEMBERED]
+    );
+}
+
+/// [`potential`], from this thread's table when the field was met before.
+#[inline]
+fn remembered_potential(field: &Field, rules: Rules) -> Potential {
+    let hash = field.planes().iter().fold(rules as u64, |h, &p| {
+        (h ^ p as u64 ^ (p >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    });
+    let slot = (hash >> (64 - REMEMBERED.trailing_zeros())) as usize;
+    POTENTIALS.with(|table| {
+        let mut table = table.borrow_mut();
+        let (f, r, p) = &mut table[slot];
+        if *f != *field || *r != rules {
+            *p = potential(field, rules);
+            (*f, *r) = (*field, rules);
+        }
+        *p
+    })
 }
 
 /// The best chain a field can fire by dropping 1 to 3 puyos of one colour into one column,
@@ -345,6 +381,29 @@ mod tests {
         assert_eq!(value(&v, "max_height"), 12.0);
         assert_eq!(value(&v, "potential_leftover"), 72.0);
         assert_eq!(value(&v, "crowding"), 72.0);
+    }
+
+    #[test]
+    fn remembered_potentials_answer_for_their_own_field_and_rules() {
+        // The two rules score the same 2-chain differently, so a slot that answered for the
+        // other rules or another field would show here.
+        let chain = Field::from_text(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+        let single = Field::from_text(&["4....3", "4....1"]);
+        for _ in 0..2 {
+            for f in [chain, single, Field::EMPTY] {
+                for rules in [Rules::Tsu, Rules::Programming] {
+                    let v = all(&f, rules);
+                    let p = potential(&f, rules);
+                    assert_eq!(value(&v, "potential_chain"), p.chain as f64);
+                    assert_eq!(value(&v, "potential_score"), p.score as f64);
+                    assert_eq!(value(&v, "trigger_height"), p.height as f64);
+                }
+            }
+        }
+        assert_ne!(
+            potential(&chain, Rules::Tsu).score,
+            potential(&chain, Rules::Programming).score
+        );
     }
 
     #[test]

@@ -31,6 +31,11 @@ const fn lanes(col: u16) -> u128 {
     m
 }
 
+/// The top bit of every lane: never a cell (lanes end at row 13).
+const LANE_GUARDS: u128 = lanes(0x8000);
+/// The bottom bit of every lane.
+const LANE_ONES: u128 = lanes(0x0001);
+
 /// The cells of the visible rows: only these connect and pop.
 pub const VISIBLE: u128 = lanes(0x0FFF);
 
@@ -189,19 +194,25 @@ impl Field {
 
     /// Removes `cells`; everything above them falls. Returns the puyos that moved, the only ones
     /// that can form a new group.
+    ///
+    /// Each round removes the lowest erased cell of every column at once, so a chain step costs
+    /// as many rounds as its most-erased column has cells, not one round a cell: this runs for
+    /// every simulated trigger of the chain-potential feature, the dearest part of a move.
     #[inline]
     pub fn erase(&mut self, cells: u128) -> u128 {
         let mut rest = cells;
-        // Highest first, so the positions of the lower erased cells stay valid.
         while rest != 0 {
-            let k = 127 - rest.leading_zeros();
-            rest ^= 1 << k;
-            let lane = 0xFFFFu128 << (k & !(LANE - 1));
-            let from_k = lane & !((1u128 << k) - 1);
-            let above = from_k ^ (1u128 << k);
+            // Bit 15 of a lane is never a cell, so subtracting 1 from every lane with it set
+            // borrows inside the lane only.
+            let lowest = rest & !((rest | LANE_GUARDS) - LANE_ONES);
+            // Below the lowest erased cell of its column (all of a column with none) stays;
+            // the rest of the column falls one row.
+            let stay = ((lowest | LANE_GUARDS) - LANE_ONES) & !LANE_GUARDS;
+            let fall = !(stay | lowest);
             for p in &mut self.planes {
-                *p = (*p & !from_k) | ((*p & above) >> 1);
+                *p = (*p & stay) | ((*p & fall) >> 1);
             }
+            rest = (rest & stay) | ((rest & fall) >> 1);
         }
         smear_up(cells) & self.occupied()
     }
@@ -237,6 +248,26 @@ mod tests {
         let moved = f.erase(cell(0, 0) | cell(0, 2) | cell(2, 0));
         assert_eq!(f.to_rows(4), vec!["......", "......", "1.....", "3.4..."]);
         assert_eq!(moved, cell(0, 0) | cell(0, 1) | cell(2, 0));
+    }
+
+    #[test]
+    fn erase_drops_columns_with_gaps_between_their_erased_cells() {
+        // Column 0 loses rows 0, 1 and 3 (three rounds), column 3 rows 2 and 4, column 5 its
+        // top; the cells between the erased ones fall as far as the erased cells below them.
+        let mut f = Field::from_text(&[
+            "5..5..", //
+            "4..4..", //
+            "3..3.2", //
+            "2..2.1", //
+            "1..1.1", //
+        ]);
+        let erased = cell(0, 0) | cell(0, 1) | cell(0, 3) | cell(3, 2) | cell(3, 4) | cell(5, 2);
+        let moved = f.erase(erased);
+        assert_eq!(
+            f.to_rows(5),
+            vec!["......", "......", "...4..", "5..2.1", "3..1.1"]
+        );
+        assert_eq!(moved, cell(0, 0) | cell(0, 1) | cell(3, 2));
     }
 
     #[test]

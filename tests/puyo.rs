@@ -430,6 +430,15 @@ fn spec_errors_are_one_clear_line() {
         "--preview shows 2 puyo pairs; give it or --pairs-shown"
     );
     assert_eq!(spec(|s| s.pairs_shown = Some(3)), None);
+    assert_eq!(
+        spec(|s| s.fire_points = Some(0)).unwrap(),
+        "puyo fire points must be at least 1"
+    );
+    let tetris = run(&["play", "--game", "tetris", "--fire-points", "80000"]);
+    assert_one_line_error(
+        &tetris,
+        "--fire-points is a puyo setting; research tetris does not use it",
+    );
 }
 
 /// The sampled beam's settings, from flags and from a weights file's `[search]`: each
@@ -936,6 +945,44 @@ fn shipped_tsu_beam_plays_its_fixed_seed_games() {
     // A flag still overrides the file: fewer pairs shown make another player.
     assert_ne!(beam(&["--pairs-shown", "1"]), shipped);
     assert_ne!(beam(&["--preview"]), shipped);
+}
+
+/// ama's measure (`--fire-points 80000 --max-pieces 50`): a game stops at the first move that
+/// scores 80,000 points and reports that pair; the moves before it are the moves of the game
+/// without the target, which the player never sees.
+#[test]
+fn fire_points_stop_each_game_at_its_fire() {
+    let games = |settings: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--json",
+            "--quiet",
+            "--weights",
+            "weights/puyo/tsu-beam.toml",
+        ];
+        args.extend_from_slice(&[
+            "--fitness",
+            "max_chain",
+            "--games",
+            "3",
+            "--seed",
+            "2000001",
+        ]);
+        args.extend_from_slice(settings);
+        json(&run(&args))
+    };
+    let fired = games(&["--fire-points", "80000", "--max-pieces", "50"]);
+    let row = |v: &serde_json::Value, i: usize, k: &str| v["per_game"][i][k].as_u64().unwrap();
+    let at: Vec<u64> = (0..3).map(|i| row(&fired, i, "fired_at")).collect();
+    let points: Vec<u64> = (0..3).map(|i| row(&fired, i, "points")).collect();
+    assert_eq!(at, [30, 0, 36]);
+    assert_eq!(points, [87020, 57520, 103800]);
+    // Game 1 never fired 80,000 and played its 50 pairs.
+    assert_eq!(fired["total_pieces"].as_u64(), Some(30 + 50 + 36));
+    // Stopped at pair 30, game 0 scored what the same game scores in 30 pairs without a target.
+    let thirty = games(&["--max-pieces", "30"]);
+    assert_eq!(row(&thirty, 0, "points"), 87020);
+    assert!(thirty["per_game"][0].get("fired_at").is_none());
 }
 
 /// The 2-ply file carries its rules and two pairs shown: the file alone plays what

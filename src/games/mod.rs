@@ -87,6 +87,11 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs_shown: Option<u8>,
+    /// Puyo: end a game once one move scores at least these points (ama's measure: build one
+    /// chain, fire it, stop); play then reports each game's `fired_at` pair.
+    #[arg(long, value_name = "POINTS")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_points: Option<u32>,
     /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
     /// weights file (default: tutorial and negamax4).
     #[arg(long = "opponent", value_name = "NAME|FILE")]
@@ -281,6 +286,9 @@ impl GameSpec {
         if let Some(n) = self.pairs_shown {
             s += &format!(" --pairs-shown {n}");
         }
+        if let Some(n) = self.fire_points {
+            s += &format!(" --fire-points {n}");
+        }
         if let Some(l) = self.level {
             s += &format!(" --level {l}");
         }
@@ -321,7 +329,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 20] = [
+        let settings: [(&str, bool, &[Ruleset]); 21] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -345,6 +353,7 @@ impl GameSpec {
             ("--samples", self.samples.is_some(), &[Puyo]),
             ("--unseen", self.unseen.is_some(), &[Puyo]),
             ("--pairs-shown", self.pairs_shown.is_some(), &[Puyo]),
+            ("--fire-points", self.fire_points.is_some(), &[Puyo]),
             (
                 "--beam-width",
                 self.beam_width.is_some(),

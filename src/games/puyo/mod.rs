@@ -64,6 +64,9 @@ pub struct Puyo {
     /// Placements that end the game are offered (and end it when chosen).
     allow_topout: bool,
     fitness: Fitness,
+    /// A game ends once one move scores at least these points: ama's measure of a chain
+    /// builder, who builds one chain, fires it and stops.
+    fire_points: Option<u32>,
 }
 
 /// Tsu's pair cycle: dealt in order and repeated, so both players of a real match (and every
@@ -128,6 +131,7 @@ impl Puyo {
             shown: 1,
             allow_topout: false,
             fitness: Fitness::Score,
+            fire_points: None,
         }
     }
 
@@ -182,12 +186,16 @@ impl Puyo {
             (Some(n), false) if (1..=MAX_SHOWN).contains(&n) => n,
             (Some(n), false) => bail!("puyo pairs shown {n} is out of range 1..={MAX_SHOWN}"),
         };
+        if spec.fire_points == Some(0) {
+            bail!("puyo fire points must be at least 1");
+        }
         Ok(Puyo {
             rules,
             colours,
             shown,
             allow_topout: spec.allow_topout,
             fitness,
+            fire_points: spec.fire_points,
         })
     }
 
@@ -402,7 +410,8 @@ impl Game for Puyo {
     }
 
     /// The default episode, counting what `play` reports per game beside the fitness: the
-    /// points, the largest chain and whether the game ended before the move limit.
+    /// points, the largest chain, whether the game ended before the move limit and, with fire
+    /// points, the pair whose chain reached them (0 when none did), where the game stopped.
     fn episode(
         &self,
         player: &impl Policy<Self>,
@@ -412,12 +421,21 @@ impl Game for Puyo {
         observe: &mut impl FnMut(&Position, &EpisodeResult),
     ) -> EpisodeResult {
         let mut details = [0u64; MAX_DETAILS];
+        let mut pairs = 0;
         let start = self.start(&mut rng);
         let mut result = play_from(self, player, start, limits, observe, |position, mv| {
-            let outcome = self.apply(position, mv, &mut rng);
+            let mut outcome = self.apply(position, mv, &mut rng);
+            pairs += 1;
             details[0] += outcome.points as u64;
             details[1] = details[1].max(u64::from(outcome.chains));
             details[2] += u64::from(outcome.game_over);
+            if self
+                .fire_points
+                .is_some_and(|target| outcome.points >= f64::from(target))
+            {
+                details[3] = pairs;
+                outcome.game_over = true;
+            }
             outcome
         });
         result.details = details;
@@ -425,7 +443,10 @@ impl Game for Puyo {
     }
 
     fn detail_names(&self) -> &'static [&'static str] {
-        &["points", "max_chain", "died"]
+        match self.fire_points {
+            None => &["points", "max_chain", "died"],
+            Some(_) => &["points", "max_chain", "died", "fired_at"],
+        }
     }
 
     fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {

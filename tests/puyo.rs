@@ -434,10 +434,16 @@ fn spec_errors_are_one_clear_line() {
         spec(|s| s.fire_points = Some(0)).unwrap(),
         "puyo fire points must be at least 1"
     );
-    let tetris = run(&["play", "--game", "tetris", "--fire-points", "80000"]);
+    let tetris = run(&[
+        "play",
+        "--weights",
+        "weights/connect/depth4.toml",
+        "--fire-points",
+        "8",
+    ]);
     assert_one_line_error(
         &tetris,
-        "--fire-points is a puyo setting; research tetris does not use it",
+        "--fire-points is a puyo setting; connect does not use it",
     );
 }
 

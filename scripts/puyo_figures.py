@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The Puyo figures of docs/puyo-beam.md from `stacktune play --json` reports.
+
+    stacktune play --weights weights/puyo/tsu-beam.toml --fitness max_chain \
+        --max-pieces 100 --games 500 --seed 2000001 --threads 1 --json > beam.json
+    python3 scripts/puyo_figures.py beam.json [other.json ...]
+
+One row per report: mean largest chain with its 95 % interval, median, the shares of games
+reaching 12 and 14 chains, points per game, deaths and, for a report played with
+`--fire-points` (ama's measure), the share of games that fired and the mean pair of the fire.
+With two or more reports of the same games, each later one is also compared with the first,
+game by game (paired): the mean difference of the largest chain with its 95 % interval.
+Standard library only, so it runs wherever stacktune's Python does.
+"""
+
+import json
+import math
+import statistics
+import sys
+
+
+def interval(values):
+    """Mean and the half-width of its 95 % interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, 0.0
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def share(games, test):
+    return 100.0 * sum(1 for g in games if test(g)) / len(games)
+
+
+def row(name, report):
+    games = report["per_game"]
+    chains = [g["max_chain"] for g in games]
+    points = [g["points"] for g in games]
+    chain, chain_ci = interval(chains)
+    mean_points, points_ci = interval(points)
+    died = sum(g["died"] for g in games)
+    cells = [
+        name,
+        str(len(games)),
+        f"{chain:.2f} ± {chain_ci:.2f}",
+        f"{statistics.median(chains):g}",
+        f"{share(games, lambda g: g['max_chain'] >= 12):.1f} %",
+        f"{share(games, lambda g: g['max_chain'] >= 14):.1f} %",
+        f"{mean_points:,.0f} ± {points_ci:,.0f}",
+        f"{died} ({100.0 * died / len(games):.1f} %)",
+    ]
+    if "fired_at" in games[0]:
+        fired = [g["fired_at"] for g in games if g["fired_at"] > 0]
+        pairs = f"{statistics.fmean(fired):.1f}" if fired else "-"
+        cells += [f"{100.0 * len(fired) / len(games):.1f} %", pairs]
+    return "| " + " | ".join(cells) + " |"
+
+
+def main(paths):
+    if not paths:
+        sys.exit("usage: puyo_figures.py REPORT.json [REPORT.json ...]")
+    reports = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                reports.append(json.load(f))
+        except (OSError, ValueError) as e:
+            sys.exit(f"{path}: {e}")
+        if not reports[-1].get("per_game"):
+            sys.exit(f"{path}: no per_game rows: not a `play --json` report of Puyo games")
+    header = ["report", "games", "mean largest chain", "median", "12+", "14+",
+              "points per game", "died"]
+    if "fired_at" in reports[0]["per_game"][0]:
+        header += ["fired", "mean pairs to fire"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + " --- |" * len(header))
+    for path, report in zip(paths, reports):
+        print(row(path, report))
+    first = reports[0]["per_game"]
+    for path, report in zip(paths[1:], reports[1:]):
+        games = report["per_game"]
+        if len(games) != len(first):
+            continue
+        diff, ci = interval([g["max_chain"] - f["max_chain"] for g, f in zip(games, first)])
+        print(f"{path} - {paths[0]}: largest chain {diff:+.2f} ± {ci:.2f} (paired)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -959,21 +959,9 @@ fn shipped_tsu_beam_plays_its_fixed_seed_games() {
 #[test]
 fn fire_points_stop_each_game_at_its_fire() {
     let games = |settings: &[&str]| {
-        let mut args = vec![
-            "play",
-            "--json",
-            "--quiet",
-            "--weights",
-            "weights/puyo/tsu-beam.toml",
-        ];
-        args.extend_from_slice(&[
-            "--fitness",
-            "max_chain",
-            "--games",
-            "3",
-            "--seed",
-            "2000001",
-        ]);
+        let base = "play --json --quiet --weights weights/puyo/tsu-beam.toml --fitness max_chain";
+        let mut args: Vec<&str> = base.split(' ').collect();
+        args.extend_from_slice(&["--games", "3", "--seed", "2000001"]);
         args.extend_from_slice(settings);
         json(&run(&args))
     };

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,17 @@ def cli():
 @pytest.fixture(scope="session")
 def cli_json(cli):
     return lambda *args: json.loads(cli(*args))
+
+
+def interrupt_after_two_generations(child: subprocess.Popen, folder: Path) -> str:
+    """Sends a real SIGINT to `child`, a Python running a run into `folder`, once the run's
+    history holds two generations; returns its standard error after it ended, as Python ends
+    on KeyboardInterrupt."""
+    history = folder / "history.csv"
+    while not (history.exists() and len(history.read_text().splitlines()) > 2):
+        assert child.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(0.01)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=300)
+    assert child.returncode == -signal.SIGINT, err
+    return err

@@ -4,15 +4,14 @@ a run stopped by KeyboardInterrupt resumes to the result of a run never stopped.
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 import stacktune
 from stacktune import _stacktune
+from conftest import interrupt_after_two_generations
 
 CONFIG = {
     "name": "py",
@@ -83,13 +82,7 @@ def test_ctrl_c_stops_after_the_generation_and_the_run_resumes(tmp_path, monkeyp
         stderr=subprocess.PIPE,
         text=True,
     )
-    history = tmp_path / "stopped" / "history.csv"
-    while not (history.exists() and len(history.read_text().splitlines()) > 2):
-        assert child.poll() is None, "the run ended before it could be interrupted"
-        time.sleep(0.01)
-    child.send_signal(signal.SIGINT)
-    _, err = child.communicate(timeout=300)
-    assert child.returncode == -signal.SIGINT, err  # how Python ends on KeyboardInterrupt
+    err = interrupt_after_two_generations(child, tmp_path / "stopped")
     assert "KeyboardInterrupt: stopped " in err and "resume with" in err, err
     assert not (tmp_path / "stopped" / "best.toml").exists()
     monkeypatch.chdir(tmp_path)

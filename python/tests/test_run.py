@@ -5,15 +5,14 @@ into a folder that `stacktune report` and `stacktune play` read, its run.toml na
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
 
 import stacktune
+from conftest import interrupt_after_two_generations
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -180,13 +179,7 @@ def test_ctrl_c_stops_a_driven_run_and_it_resumes(tmp_path, monkeypatch):
         "    run.evaluate(run.ask()[0])\n"
     )
     child = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
-    history = tmp_path / "stopped" / "history.csv"
-    while not (history.exists() and len(history.read_text().splitlines()) > 2):
-        assert child.poll() is None, "the run ended before it could be interrupted"
-        time.sleep(0.01)
-    child.send_signal(signal.SIGINT)
-    _, err = child.communicate(timeout=300)
-    assert child.returncode == -signal.SIGINT, err
+    err = interrupt_after_two_generations(child, tmp_path / "stopped")
     assert "KeyboardInterrupt" in err, err
     assert not (tmp_path / "stopped" / "best.toml").exists()
     monkeypatch.chdir(tmp_path)

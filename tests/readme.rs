@@ -7,8 +7,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-/// Flags whose value is a file or folder the command writes, not one it reads.
-const OUTPUT_FLAGS: [&str; 4] = ["--out", "--trace", "--replay-html", "--resume"];
+/// Flags whose value is a file or folder the command writes, not one it reads, and the shell's
+/// redirection of standard output (`--json > beam.json`).
+const OUTPUT_FLAGS: [&str; 5] = ["--out", "--trace", "--replay-html", "--resume", ">"];
 
 /// Endings of the files a command reads.
 const INPUT_ENDINGS: [&str; 5] = [".toml", ".txt", ".json", ".jsonl", ".csv"];

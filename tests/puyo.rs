@@ -953,6 +953,15 @@ fn shipped_tsu_beam_plays_its_fixed_seed_games() {
     assert_ne!(beam(&["--preview"]), shipped);
 }
 
+/// The long tuning run's weights (generation 9's search mean, `reports/puyo-tsu-beam-long`) on
+/// the same two held-out games: longer chains than the shipped beam's, and the file alone sets
+/// the game and search they were measured with.
+#[test]
+fn tsu_beam_long_plays_its_fixed_seed_games() {
+    let long = held_out_games("weights/puyo/tsu-beam-long.toml", &[], "2");
+    assert_eq!(long, [(13, 213940, 0), (14, 178820, 0)]);
+}
+
 /// ama's measure (`--fire-points 80000 --max-pieces 50`): a game stops at the first move that
 /// scores 80,000 points and reports that pair; the moves before it are the moves of the game
 /// without the target, which the player never sees.

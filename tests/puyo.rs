@@ -414,7 +414,7 @@ fn spec_errors_are_one_clear_line() {
     );
     assert_eq!(
         spec(|s| s.fitness = Some("lines".into())).unwrap(),
-        "unknown puyo fitness `lines`; valid fitness: score, max_chain"
+        "unknown puyo fitness `lines`; valid fitness: score, max_chain, max_chain_alive"
     );
     assert_eq!(spec(|s| s.fitness = Some("max_chain".into())), None);
     assert_eq!(
@@ -960,6 +960,35 @@ fn shipped_tsu_beam_plays_its_fixed_seed_games() {
 fn tsu_beam_long_plays_its_fixed_seed_games() {
     let long = held_out_games("weights/puyo/tsu-beam-long.toml", &[], "2");
     assert_eq!(long, [(13, 213940, 0), (14, 178820, 0)]);
+}
+
+/// `max_chain_alive` scores what `max_chain` does, except that a game lost before the move
+/// limit scores nothing, even after its chain fired: the 1-ply player loses games 10 and 11 of
+/// the held-out seed, after chains of 2 and 4.
+#[test]
+fn max_chain_alive_scores_a_lost_game_nothing() {
+    let games = |fitness: &str| {
+        let base = "play --json --quiet --weights weights/puyo/tsu-1ply.toml --max-pieces 100";
+        let mut args: Vec<&str> = base.split(' ').collect();
+        args.extend_from_slice(&["--games", "12", "--seed", "1000001", "--fitness", fitness]);
+        json(&run(&args))["per_game"].as_array().unwrap().clone()
+    };
+    let (longest, alive) = (games("max_chain"), games("max_chain_alive"));
+    let field = |g: &serde_json::Value, k: &str| g[k].as_f64().unwrap();
+    let died: Vec<usize> = (0..12)
+        .filter(|&i| field(&alive[i], "died") > 0.0)
+        .collect();
+    assert_eq!(died, [10, 11]);
+    for (i, (a, b)) in longest.iter().zip(&alive).enumerate() {
+        for k in ["max_chain", "points", "died"] {
+            assert_eq!(a[k], b[k], "game {i}, {k}");
+        }
+        assert_eq!(field(a, "score"), field(a, "max_chain"), "game {i}");
+        let lost = died.contains(&i);
+        let expected = if lost { 0.0 } else { field(a, "max_chain") };
+        assert_eq!(field(b, "score"), expected, "game {i}");
+    }
+    assert_eq!(field(&longest[11], "score"), 4.0);
 }
 
 /// ama's measure (`--fire-points 80000 --max-pieces 50`): a game stops at the first move that

@@ -123,7 +123,8 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_clear: bool,
-    /// Puyo: what an episode scores, `score` (default) or `max_chain` (largest chain fired).
+    /// Puyo: what an episode scores, `score` (default), `max_chain` (largest chain fired) or
+    /// `max_chain_alive` (the same, 0 for a lost game).
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fitness: Option<String>,

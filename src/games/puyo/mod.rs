@@ -39,17 +39,22 @@ pub enum Fitness {
     Score,
     /// The largest chain fired.
     MaxChain,
+    /// The largest chain fired, and nothing for a game lost before the move limit: a tuning
+    /// run for chains that the longest chain alone would let buy its length with lost games
+    /// (a game lost after its chain fired still counts it).
+    MaxChainAlive,
 }
 
 impl Fitness {
     /// Every fitness, the default first.
-    const ALL: [Fitness; 2] = [Fitness::Score, Fitness::MaxChain];
+    const ALL: [Fitness; 3] = [Fitness::Score, Fitness::MaxChain, Fitness::MaxChainAlive];
 
     /// The name `--fitness` takes and reports show.
     pub fn name(self) -> &'static str {
         match self {
             Fitness::Score => "score",
             Fitness::MaxChain => "max_chain",
+            Fitness::MaxChainAlive => "max_chain_alive",
         }
     }
 }
@@ -438,6 +443,9 @@ impl Game for Puyo {
             }
             outcome
         });
+        if self.fitness == Fitness::MaxChainAlive && details[2] > 0 {
+            result.score = 0.0;
+        }
         result.details = details;
         result
     }
@@ -452,7 +460,7 @@ impl Game for Puyo {
     fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
         match self.fitness {
             Fitness::Score => score + outcome.points,
-            Fitness::MaxChain => score.max(outcome.chains as f64),
+            Fitness::MaxChain | Fitness::MaxChainAlive => score.max(outcome.chains as f64),
         }
     }
 

@@ -962,6 +962,14 @@ fn tsu_beam_long_plays_its_fixed_seed_games() {
     assert_eq!(long, [(13, 213940, 0), (14, 178820, 0)]);
 }
 
+/// The blend (the mean of the shipped and the long run's weights, feature by feature) on the
+/// same two held-out games: it ships as its own file, which alone sets its game and search.
+#[test]
+fn tsu_beam_blend_plays_its_fixed_seed_games() {
+    let blend = held_out_games("weights/puyo/tsu-beam-blend.toml", &[], "2");
+    assert_eq!(blend, [(12, 182920, 0), (12, 187760, 0)]);
+}
+
 /// `max_chain_alive` scores what `max_chain` does, except that a game lost before the move
 /// limit scores nothing, even after its chain fired: the 1-ply player loses games 10 and 11 of
 /// the held-out seed, after chains of 2 and 4.

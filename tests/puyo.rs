@@ -800,7 +800,7 @@ fn moves_lists_every_placement_as_json() {
     assert_eq!(pop["score"], 400);
     assert_eq!(pop["after"][11], "4.....");
     assert_eq!(pop["features"]["move_chain"], 1.0);
-    assert_eq!(pop["features"].as_object().unwrap().len(), 15);
+    assert_eq!(pop["features"].as_object().unwrap().len(), 16);
     let text = run_in(
         dir.path(),
         &["moves", "--game", "puyo", "--board", &b, "--piece", "41"],
@@ -968,6 +968,15 @@ fn tsu_beam_long_plays_its_fixed_seed_games() {
 fn tsu_beam_blend_plays_its_fixed_seed_games() {
     let blend = held_out_games("weights/puyo/tsu-beam-blend.toml", &[], "2");
     assert_eq!(blend, [(12, 182920, 0), (12, 187760, 0)]);
+}
+
+/// The blend that keeps its chains longer (a lower `move_chain_squared`) and fires them before
+/// the field's last eight cells fill (`overfill`) on the same two held-out games: longer chains
+/// than the blend's on both.
+#[test]
+fn tsu_beam_hold_plays_its_fixed_seed_games() {
+    let hold = held_out_games("weights/puyo/tsu-beam-hold.toml", &[], "2");
+    assert_eq!(hold, [(13, 217760, 0), (14, 241000, 0)]);
 }
 
 /// `max_chain_alive` scores what `max_chain` does, except that a game lost before the move

@@ -21,6 +21,7 @@
 //! | `bumpiness` | sum of the height differences of neighbouring columns |
 //! | `u_deviation` | Σₓ \|dₓ − mean(d)\| with dₓ = hₓ − Uₓ and U = (2, 1, 0, 0, 1, 2): how far the surface is from a U, whatever its level |
 //! | `death_column_height` | height of column x = 2, whose 12th row ends the game |
+//! | `overfill` | (puyos on the field − 64)², 0 up to 64: the visible field's last eight cells priced steeply, where `crowding`'s gentle curve lets a player keep a chain until the trigger is buried and the field fills |
 
 use super::field::{Field, VISIBLE, VISIBLE_ROWS, WIDTH, column_run, flood, neighbours};
 use super::rules::{Chain, Rules, SPAWN_COLUMN};
@@ -28,7 +29,7 @@ use crate::game::{FeatureMask, FeatureValues};
 use std::cmp::Reverse;
 
 /// Feature names in their internal order.
-pub const FEATURE_NAMES: [&str; 15] = [
+pub const FEATURE_NAMES: [&str; 16] = [
     "move_chain",
     "move_score",
     "move_chain_squared",
@@ -44,6 +45,7 @@ pub const FEATURE_NAMES: [&str; 15] = [
     "bumpiness",
     "u_deviation",
     "death_column_height",
+    "overfill",
 ];
 
 const MOVE_CHAIN: usize = 0;
@@ -61,6 +63,7 @@ const MAX_HEIGHT: usize = 11;
 const BUMPINESS: usize = 12;
 const U_DEVIATION: usize = 13;
 const DEATH_COLUMN_HEIGHT: usize = 14;
+const OVERFILL: usize = 15;
 
 /// Every feature.
 pub const ALL_FEATURES: FeatureMask = (1 << FEATURE_NAMES.len()) - 1;
@@ -91,6 +94,10 @@ const U_SHAPE: [f64; WIDTH] = [2.0, 1.0, 0.0, 0.0, 1.0, 2.0];
 /// Cells of the visible field: `crowding` is 72 when they are all filled.
 const VISIBLE_CELLS: f64 = (WIDTH as u32 * VISIBLE_ROWS) as f64;
 
+/// Puyos past which `overfill` counts: all but the visible field's last eight cells (four
+/// pairs).
+const OVERFILL_FROM: f64 = VISIBLE_CELLS - 8.0;
+
 /// Writes the features in `mask` for a move that fired `chain` and left `field`.
 #[inline]
 pub fn compute(
@@ -119,6 +126,8 @@ pub fn compute(
     }
     let puyos = field.count() as f64;
     v[CROWDING] = puyos * puyos / VISIBLE_CELLS;
+    let over = (puyos - OVERFILL_FROM).max(0.0);
+    v[OVERFILL] = over * over;
     let h = field.heights();
     v[MAX_HEIGHT] = h.iter().copied().max().unwrap_or(0) as f64;
     v[BUMPINESS] = h.windows(2).map(|w| w[0].abs_diff(w[1])).sum::<u32>() as f64;
@@ -298,6 +307,7 @@ mod tests {
         assert_eq!(value(&v, "death_column_height"), 1.0);
         // 13 puyos.
         assert_eq!(value(&v, "crowding"), 169.0 / 72.0);
+        assert_eq!(value(&v, "overfill"), 0.0);
         // d = h − U = (2, 1, 1, 2, 0, 1), mean 7/6:
         // 5/6 + 1/6 + 1/6 + 5/6 + 7/6 + 1/6 = 20/6.
         assert!((value(&v, "u_deviation") - 20.0 / 6.0).abs() < 1e-12);
@@ -381,6 +391,8 @@ mod tests {
         assert_eq!(value(&v, "max_height"), 12.0);
         assert_eq!(value(&v, "potential_leftover"), 72.0);
         assert_eq!(value(&v, "crowding"), 72.0);
+        // 72 puyos, 8 past the 64 it starts from.
+        assert_eq!(value(&v, "overfill"), 64.0);
     }
 
     #[test]

@@ -39,9 +39,9 @@ pub enum Fitness {
     Score,
     /// The largest chain fired.
     MaxChain,
-    /// The largest chain fired, and nothing for a game lost before the move limit: a tuning
-    /// run for chains that the longest chain alone would let buy its length with lost games
-    /// (a game lost after its chain fired still counts it).
+    /// The largest chain fired, and nothing for a game lost before the move limit. Under
+    /// `MaxChain` a game lost after its chain fired still counts that chain, so a tuning run
+    /// can buy longer chains with lost games; here every lost game costs its whole chain.
     MaxChainAlive,
 }
 

@@ -1,8 +1,9 @@
 //! Throughput of the Puyo engine on one thread: placements simulated per second (drop, chain
 //! resolution and scoring, no features) and boards per second for the chain-potential
 //! feature, the most expensive one, over mid-game fields a chain-building player left; and the
-//! time of one move of the shipped sampled beam (`weights/puyo/tsu-beam.toml`) beside the 2-ply
-//! player's, measured in the same run so the ratio holds on a busy machine.
+//! time of one move of the shipped sampled beam (`weights/puyo/tsu-beam.toml`) and of the
+//! strongest (`weights/puyo/tsu-beam-form.toml`) beside the 2-ply player's, measured in the
+//! same run so the ratios hold on a busy machine.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
@@ -85,8 +86,9 @@ fn potential_per_second(c: &mut Criterion) {
 }
 
 /// Time of one move under Tsu rules with the current pair and two next shown: the shipped
-/// weights under their shipped sampled beam, and the 2-ply weights under the 2-ply lookahead
-/// (the player the beam replaces), over the same mid-game positions.
+/// weights and the strongest file (`tsu-beam-form.toml`) each under the sampled beam its file
+/// names, and the 2-ply weights under the 2-ply lookahead (the player the beam replaces), over
+/// the same mid-game positions.
 fn move_time(c: &mut Criterion) {
     use stacktune::game::Policy;
     use stacktune::games::GameSpec;
@@ -98,16 +100,20 @@ fn move_time(c: &mut Criterion) {
     };
     let game = Puyo::from_spec(&spec).unwrap();
     let positions = mid_game_positions(&game);
-    let beam_file = WeightFile::parse(include_str!("../weights/puyo/tsu-beam.toml")).unwrap();
-    let settings = beam_file.search.unwrap();
-    let beam = Player::new(
-        LinearPlayer::from_file(&game, &beam_file).unwrap(),
-        Search::Sampled {
-            width: settings.beam_width,
-            samples: settings.samples.unwrap(),
-            unseen: settings.unseen.unwrap(),
-        },
-    );
+    let beam = |text: &str| {
+        let file = WeightFile::parse(text).unwrap();
+        let settings = file.search.unwrap();
+        Player::new(
+            LinearPlayer::from_file(&game, &file).unwrap(),
+            Search::Sampled {
+                width: settings.beam_width,
+                samples: settings.samples.unwrap(),
+                unseen: settings.unseen.unwrap(),
+            },
+        )
+    };
+    let shipped = beam(include_str!("../weights/puyo/tsu-beam.toml"));
+    let form = beam(include_str!("../weights/puyo/tsu-beam-form.toml"));
     let two_ply_file = WeightFile::parse(include_str!("../weights/puyo/tsu-2ply.toml")).unwrap();
     let two_ply = Player::new(
         LinearPlayer::from_file(&game, &two_ply_file).unwrap(),
@@ -116,7 +122,12 @@ fn move_time(c: &mut Criterion) {
     let mut group = c.benchmark_group("puyo_move");
     group.sample_size(10);
     group.throughput(Throughput::Elements(positions.len() as u64));
-    for (name, player) in [("tsu_beam", &beam), ("two_ply", &two_ply)] {
+    let players = [
+        ("tsu_beam", &shipped),
+        ("tsu_beam_form", &form),
+        ("two_ply", &two_ply),
+    ];
+    for (name, player) in players {
         group.bench_function(name, |b| {
             b.iter(|| {
                 positions

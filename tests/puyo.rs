@@ -800,7 +800,7 @@ fn moves_lists_every_placement_as_json() {
     assert_eq!(pop["score"], 400);
     assert_eq!(pop["after"][11], "4.....");
     assert_eq!(pop["features"]["move_chain"], 1.0);
-    assert_eq!(pop["features"].as_object().unwrap().len(), 16);
+    assert_eq!(pop["features"].as_object().unwrap().len(), 18);
     let text = run_in(
         dir.path(),
         &["moves", "--game", "puyo", "--board", &b, "--piece", "41"],
@@ -977,6 +977,17 @@ fn tsu_beam_blend_plays_its_fixed_seed_games() {
 fn tsu_beam_hold_plays_its_fixed_seed_games() {
     let hold = held_out_games("weights/puyo/tsu-beam-hold.toml", &[], "2");
     assert_eq!(hold, [(13, 217760, 0), (14, 241000, 0)]);
+}
+
+/// The hold file with the chain forms weighed (`form`, `form_broken`) on the same two held-out
+/// games, under its own beam 64 wide and under the hold file's 32: the forms change the
+/// second game's build, and the wider beam both.
+#[test]
+fn tsu_beam_form_plays_its_fixed_seed_games() {
+    let form = |settings: &[&str]| held_out_games("weights/puyo/tsu-beam-form.toml", settings, "2");
+    assert_eq!(form(&[]), [(13, 142180, 0), (14, 182060, 0)]);
+    let width_32 = ["--beam-width", "32", "--samples", "8", "--unseen", "4"];
+    assert_eq!(form(&width_32), [(13, 217820, 0), (13, 160220, 0)]);
 }
 
 /// `max_chain_alive` scores what `max_chain` does, except that a game lost before the move

@@ -22,14 +22,17 @@
 //! | `u_deviation` | Σₓ \|dₓ − mean(d)\| with dₓ = hₓ − Uₓ and U = (2, 1, 0, 0, 1, 2): how far the surface is from a U, whatever its level |
 //! | `death_column_height` | height of column x = 2, whose 12th row ends the game |
 //! | `overfill` | (puyos on the field − 64)², 0 up to 64: the visible field's last eight cells priced steeply, where `crowding`'s gentle curve lets a player keep a chain until the trigger is buried and the field fills |
+//! | `form` | puyos of the keyed groups of the best chain form (GTR, SGTR, Fron; [`super::forms`]) the field keeps; 0 when it breaks all three |
+//! | `form_broken` | 1 when the field breaks all three forms, else 0: the price of giving up the base |
 
 use super::field::{Field, VISIBLE, VISIBLE_ROWS, WIDTH, column_run, flood, neighbours};
+use super::forms::best_form;
 use super::rules::{Chain, Rules, SPAWN_COLUMN};
 use crate::game::{FeatureMask, FeatureValues};
 use std::cmp::Reverse;
 
 /// Feature names in their internal order.
-pub const FEATURE_NAMES: [&str; 16] = [
+pub const FEATURE_NAMES: [&str; 18] = [
     "move_chain",
     "move_score",
     "move_chain_squared",
@@ -46,6 +49,8 @@ pub const FEATURE_NAMES: [&str; 16] = [
     "u_deviation",
     "death_column_height",
     "overfill",
+    "form",
+    "form_broken",
 ];
 
 const MOVE_CHAIN: usize = 0;
@@ -64,6 +69,8 @@ const BUMPINESS: usize = 12;
 const U_DEVIATION: usize = 13;
 const DEATH_COLUMN_HEIGHT: usize = 14;
 const OVERFILL: usize = 15;
+const FORM: usize = 16;
+const FORM_BROKEN: usize = 17;
 
 /// Every feature.
 pub const ALL_FEATURES: FeatureMask = (1 << FEATURE_NAMES.len()) - 1;
@@ -79,6 +86,7 @@ const fn bits(features: &[usize]) -> FeatureMask {
 }
 
 const CONNECTIVITY: FeatureMask = bits(&[CONNECTED_2, CONNECTED_3]);
+const FORMS: FeatureMask = bits(&[FORM, FORM_BROKEN]);
 const POTENTIAL: FeatureMask = bits(&[
     POTENTIAL_CHAIN,
     POTENTIAL_SCORE,
@@ -123,6 +131,11 @@ pub fn compute(
         v[TRIGGER_PUYOS] = p.puyos as f64;
         v[TRIGGER_HEIGHT] = p.height as f64;
         v[POTENTIAL_LEFTOVER] = p.leftover.unwrap_or_else(|| field.count()) as f64;
+    }
+    if mask & FORMS != 0 {
+        let form = best_form(field);
+        v[FORM] = form.unwrap_or(0) as f64;
+        v[FORM_BROKEN] = form.is_none() as u8 as f64;
     }
     let puyos = field.count() as f64;
     v[CROWDING] = puyos * puyos / VISIBLE_CELLS;
@@ -308,6 +321,11 @@ mod tests {
         // 13 puyos.
         assert_eq!(value(&v, "crowding"), 169.0 / 72.0);
         assert_eq!(value(&v, "overfill"), 0.0);
+        // Two colours in one keyed group of each form: 2 and 1 at rows 1 and 2 of column 0 in
+        // the GTR's a, 3 and 4 at (1, 0) and (2, 0) in the SGTR's c, 1 and 3 at (0, 0) and
+        // (1, 0) in Fron's c.
+        assert_eq!(value(&v, "form"), 0.0);
+        assert_eq!(value(&v, "form_broken"), 1.0);
         // d = h − U = (2, 1, 1, 2, 0, 1), mean 7/6:
         // 5/6 + 1/6 + 1/6 + 5/6 + 7/6 + 1/6 = 20/6.
         assert!((value(&v, "u_deviation") - 20.0 / 6.0).abs() < 1e-12);
@@ -393,6 +411,9 @@ mod tests {
         assert_eq!(value(&v, "crowding"), 72.0);
         // 72 puyos, 8 past the 64 it starts from.
         assert_eq!(value(&v, "overfill"), 64.0);
+        // Its bottom row puts two colours in a keyed group of each form.
+        assert_eq!(value(&v, "form"), 0.0);
+        assert_eq!(value(&v, "form_broken"), 1.0);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod features;
 pub mod field;
+mod forms;
 pub mod listing;
 mod page;
 pub mod rules;

@@ -15,12 +15,11 @@ const GROUPS: usize = 8;
 /// Most pairs of groups a form keeps apart.
 const APART: usize = 8;
 
-/// One form: its groups as cell masks, which of them are keyed, and the pairs kept apart.
+/// One form, as cell masks: its keyed groups, and the pairs of groups kept apart. Unused
+/// entries are empty masks, which no field breaks.
 pub struct Form {
-    groups: [u128; GROUPS],
-    keyed: [bool; GROUPS],
-    apart: [(usize, usize); APART],
-    pairs: usize,
+    keyed: [u128; GROUPS],
+    apart: [(u128, u128); APART],
 }
 
 /// Index of a group letter `a`..`h`.
@@ -48,43 +47,40 @@ impl Form {
             }
             r += 1;
         }
-        let mut keyed_groups = [false; GROUPS];
+        let mut keyed_groups = [0u128; GROUPS];
         let mut k = 0;
         while k < keyed.len() {
-            keyed_groups[group_index(keyed[k])] = true;
+            keyed_groups[k] = groups[group_index(keyed[k])];
             k += 1;
         }
         assert!(apart.len() <= APART);
         let mut pairs = [(0, 0); APART];
         let mut p = 0;
         while p < apart.len() {
-            pairs[p] = (group_index(apart[p][0]), group_index(apart[p][1]));
+            pairs[p] = (
+                groups[group_index(apart[p][0])],
+                groups[group_index(apart[p][1])],
+            );
             p += 1;
         }
         Form {
-            groups,
             keyed: keyed_groups,
             apart: pairs,
-            pairs: apart.len(),
         }
     }
 
     /// Puyos of the keyed groups on `field`, or `None` when the field breaks the form.
     pub fn matched(&self, field: &Field) -> Option<u32> {
         let planes = field.planes();
+        let occupied = field.occupied();
         let mut matched = 0;
-        for (group, &keyed) in self.groups.iter().zip(&self.keyed) {
-            if !keyed {
-                continue;
-            }
-            let colours = planes.iter().filter(|&&p| p & group != 0).count();
-            if colours > 1 {
+        for group in self.keyed {
+            if planes.iter().filter(|&&p| p & group != 0).count() > 1 {
                 return None;
             }
-            matched += (field.occupied() & group).count_ones();
+            matched += (occupied & group).count_ones();
         }
-        for &(a, b) in &self.apart[..self.pairs] {
-            let (a, b) = (self.groups[a], self.groups[b]);
+        for (a, b) in self.apart {
             if planes.iter().any(|&p| p & a != 0 && p & b != 0) {
                 return None;
             }

@@ -25,7 +25,7 @@
 //! | `form` | puyos of the keyed groups of the best chain form (GTR, SGTR, Fron; [`super::forms`]) the field keeps; 0 when it breaks all three |
 //! | `form_broken` | 1 when the field breaks all three forms, else 0: the price of giving up the base |
 
-use super::field::{Field, VISIBLE, VISIBLE_ROWS, WIDTH, column_run, flood, neighbours};
+use super::field::{Field, Links, VISIBLE, VISIBLE_ROWS, WIDTH, column_run, neighbours};
 use super::forms::best_form;
 use super::rules::{Chain, Rules, SPAWN_COLUMN};
 use crate::game::{FeatureMask, FeatureValues};
@@ -154,22 +154,13 @@ pub fn compute(
 
 /// Groups of exactly 2 and of exactly 3 visible puyos.
 fn connectivity(field: &Field) -> (u32, u32) {
-    let (mut twos, mut threes) = (0, 0);
-    for &plane in field.planes() {
-        let within = plane & VISIBLE;
-        // Single puyos have no same-colour neighbour and are never flooded.
-        let mut todo = within & neighbours(within);
-        while todo != 0 {
-            let group = flood(todo & todo.wrapping_neg(), within);
-            todo &= !group;
-            match group.count_ones() {
-                2 => twos += 1,
-                3 => threes += 1,
-                _ => {}
-            }
-        }
-    }
-    (twos, threes)
+    field
+        .planes()
+        .iter()
+        .fold((0, 0), |(twos, threes), &plane| {
+            let links = Links::of(plane & VISIBLE);
+            (twos + links.pairs(), threes + links.triples())
+        })
 }
 
 /// The best trigger of a field: the chain it fires, what it needs and where.
@@ -253,7 +244,8 @@ pub fn potential(field: &Field, rules: Rules) -> Potential {
             }
             for n in 1..=room {
                 let trigger = column_run(x, h, n);
-                if flood(trigger, within | trigger).count_ones() < 4 {
+                let with_trigger = within | trigger;
+                if Links::of(with_trigger).in_groups_of_four(with_trigger) & trigger == 0 {
                     continue;
                 }
                 let mut after = *field;

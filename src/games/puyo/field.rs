@@ -71,6 +71,68 @@ pub fn flood(seed: u128, within: u128) -> u128 {
     }
 }
 
+/// The cells of a set by how many of their four neighbours are in the set too: group sizes up
+/// to four read off these in a fixed number of shifts, where a flood fill loops once per
+/// cell of a group's width. Chain resolution asks "does anything pop?" after every
+/// placement and every chain step, and the answer is nearly always no.
+#[derive(Clone, Copy, Debug)]
+pub struct Links {
+    /// At least one neighbour in the set.
+    one: u128,
+    /// At least two.
+    two: u128,
+    /// At least three.
+    three: u128,
+}
+
+impl Links {
+    /// The links of `set`, a set of visible cells (rows 0 to 11), so that no shift by one row
+    /// reaches a cell of another column.
+    #[inline]
+    pub fn of(set: u128) -> Links {
+        debug_assert_eq!(set & !VISIBLE, 0);
+        let up = set & (set >> 1);
+        let down = set & (set << 1);
+        let right = set & (set >> LANE);
+        let left = set & (set << LANE);
+        let (vertical_and, horizontal_and) = (up & down, left & right);
+        let (vertical_or, horizontal_or) = (up | down, left | right);
+        Links {
+            one: vertical_or | horizontal_or,
+            two: vertical_and | horizontal_and | (vertical_or & horizontal_or),
+            three: (vertical_and & horizontal_or) | (horizontal_and & vertical_or),
+        }
+    }
+
+    /// Cells with two or more neighbours that are next to another such cell, or with three:
+    /// every group of 4 or more has one, every cell of it is one or next to one, and a group
+    /// of 3 or fewer has none (its middle cell has two neighbours that have one each).
+    #[inline]
+    fn core(&self) -> u128 {
+        self.three | (self.two & neighbours(self.two))
+    }
+
+    /// The cells of `set` (the set these links are of) in groups of 4 or more.
+    #[inline]
+    pub fn in_groups_of_four(&self, set: u128) -> u128 {
+        let core = self.core();
+        core | (neighbours(core) & set)
+    }
+
+    /// Groups of exactly 2: cells with one neighbour, next to each other, counted once.
+    #[inline]
+    pub fn pairs(&self) -> u32 {
+        let ends = self.one & !self.two;
+        (ends & neighbours(ends)).count_ones() / 2
+    }
+
+    /// Groups of exactly 3: the middle cells with two neighbours outside any core.
+    #[inline]
+    pub fn triples(&self) -> u32 {
+        (self.two & !self.core()).count_ones()
+    }
+}
+
 /// Every cell at or above the lowest cell of `set` in its column.
 #[inline]
 fn smear_up(set: u128) -> u128 {
@@ -268,6 +330,60 @@ mod tests {
             vec!["......", "......", "...4..", "5..2.1", "3..1.1"]
         );
         assert_eq!(moved, cell(0, 0) | cell(0, 1) | cell(3, 2));
+    }
+
+    /// Every group of `set` by flood fill: the plain reading [`Links`] must agree with.
+    fn groups(set: u128) -> Vec<u128> {
+        let (mut todo, mut found) = (set, Vec::new());
+        while todo != 0 {
+            let group = flood(todo & todo.wrapping_neg(), set);
+            todo &= !group;
+            found.push(group);
+        }
+        found
+    }
+
+    proptest::proptest! {
+        /// Sets of visible cells from sparse to dense: the group sizes links read agree with a
+        /// flood fill's, whatever the shapes.
+        #[test]
+        fn links_read_the_group_sizes_a_flood_fill_finds(a: u128, b: u128, density in 0..3u8) {
+            let set = VISIBLE & match density {
+                0 => a & b,
+                1 => a,
+                _ => a | b,
+            };
+            let links = Links::of(set);
+            let all = groups(set);
+            let of_size = |n: u32| all.iter().filter(|g| g.count_ones() == n).count() as u32;
+            let in_fours = all.iter().filter(|g| g.count_ones() >= 4).fold(0, |m, g| m | g);
+            proptest::prop_assert_eq!(links.in_groups_of_four(set), in_fours);
+            proptest::prop_assert_eq!(links.pairs(), of_size(2));
+            proptest::prop_assert_eq!(links.triples(), of_size(3));
+        }
+    }
+
+    #[test]
+    fn links_tell_threes_from_fours() {
+        // Colour 1: an L of three and a line of four; colour 2: a 2 × 2 square and a pair.
+        let f = Field::from_text(&[
+            "1..22.", //
+            "11.221", //
+            ".....1", //
+            "...2.1", //
+            "...2.1", //
+        ]);
+        let (ones, twos) = (f.planes()[0], f.planes()[1]);
+        let line = column_run(5, 0, 4);
+        let links = Links::of(ones);
+        assert_eq!(links.in_groups_of_four(ones), line);
+        assert_eq!((links.pairs(), links.triples()), (0, 1));
+        let links = Links::of(twos);
+        assert_eq!(
+            links.in_groups_of_four(twos),
+            column_run(3, 3, 2) | column_run(4, 3, 2)
+        );
+        assert_eq!((links.pairs(), links.triples()), (1, 0));
     }
 
     #[test]

@@ -22,7 +22,9 @@
 //! vanishes. The all-clear bonus (+2100) is added to the score of the next move that fires a
 //! chain after the field was emptied, as in Tsu.
 
-use super::field::{Field, MAX_COLOURS, MAX_ROWS, VISIBLE, VISIBLE_ROWS, WIDTH, cell, flood};
+use super::field::{
+    Field, Links, MAX_COLOURS, MAX_ROWS, VISIBLE, VISIBLE_ROWS, WIDTH, cell, flood,
+};
 
 /// A ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,26 +184,32 @@ struct Pop {
 }
 
 /// Finds the groups of 4 or more visible puyos that contain a seed. Only groups with a puyo
-/// that was just added or just fell can be new, so the rest of the field is never searched.
+/// that was just added or just fell can be new, so a group that touches no seed is left
+/// alone; the cells in groups of 4 come from [`Links`] without a flood fill, so only the
+/// groups that pop are flooded, to tell them apart for the group bonus.
 #[inline]
 fn find_pops(field: &Field, seeds: u128) -> Pop {
     let mut pop = Pop::default();
     for &plane in field.planes() {
         let within = plane & VISIBLE;
-        let mut todo = seeds & within;
-        let mut popped = false;
+        if seeds & within == 0 {
+            continue;
+        }
+        let popping = Links::of(within).in_groups_of_four(within);
+        let mut todo = seeds & popping;
+        if todo == 0 {
+            continue;
+        }
+        pop.colours += 1;
         while todo != 0 {
-            let group = flood(todo & todo.wrapping_neg(), within);
+            // Groups of the same colour never touch, so each is whole within `popping`.
+            let group = flood(todo & todo.wrapping_neg(), popping);
             todo &= !group;
             let n = group.count_ones();
-            if n >= 4 {
-                pop.cells |= group;
-                pop.erased += n;
-                pop.group_bonus += GROUP_BONUS[(n as usize).min(GROUP_BONUS.len() - 1)];
-                popped = true;
-            }
+            pop.cells |= group;
+            pop.erased += n;
+            pop.group_bonus += GROUP_BONUS[(n as usize).min(GROUP_BONUS.len() - 1)];
         }
-        pop.colours += popped as u32;
     }
     pop
 }

@@ -86,8 +86,9 @@ fn potential_per_second(c: &mut Criterion) {
 }
 
 /// Time of one move under Tsu rules with the current pair and two next shown: the shipped
-/// weights and the strongest file (`tsu-beam-form.toml`) each under the sampled beam its file
-/// names, and the 2-ply weights under the 2-ply lookahead (the player the beam replaces), over
+/// weights, the chain-form file (`tsu-beam-form.toml`) and the strongest file
+/// (`tsu-beam-fired.toml`, the form weights valuing moves by what their lines fire) each under
+/// the sampled beam its file names, and the 2-ply weights under the 2-ply lookahead (the player the beam replaces), over
 /// the same mid-game positions.
 fn move_time(c: &mut Criterion) {
     use stacktune::game::Policy;
@@ -109,11 +110,13 @@ fn move_time(c: &mut Criterion) {
                 width: settings.beam_width,
                 samples: settings.samples.unwrap(),
                 unseen: settings.unseen.unwrap(),
+                fired: settings.fired,
             },
         )
     };
     let shipped = beam(include_str!("../weights/puyo/tsu-beam.toml"));
     let form = beam(include_str!("../weights/puyo/tsu-beam-form.toml"));
+    let fired = beam(include_str!("../weights/puyo/tsu-beam-fired.toml"));
     let two_ply_file = WeightFile::parse(include_str!("../weights/puyo/tsu-2ply.toml")).unwrap();
     let two_ply = Player::new(
         LinearPlayer::from_file(&game, &two_ply_file).unwrap(),
@@ -125,6 +128,7 @@ fn move_time(c: &mut Criterion) {
     let players = [
         ("tsu_beam", &shipped),
         ("tsu_beam_form", &form),
+        ("tsu_beam_fired", &fired),
         ("two_ply", &two_ply),
     ];
     for (name, player) in players {

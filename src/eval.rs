@@ -88,6 +88,17 @@ impl LinearPlayer {
         }
     }
 
+    /// `w · φ` over the features of `mask` alone.
+    #[inline]
+    pub fn score_within(&self, mask: FeatureMask, features: &FeatureValues) -> f64 {
+        self.terms[..self.len]
+            .iter()
+            .filter(|&&(i, _)| mask & (1 << i) != 0)
+            .fold(0.0, |s, &(i, w)| {
+                s + w * features.0[i as usize % MAX_FEATURES]
+            })
+    }
+
     #[inline(always)]
     fn sum<const N: usize>(&self, features: &FeatureValues) -> f64 {
         let terms: &[(u8, f64); N] = self.terms[..N].try_into().unwrap();

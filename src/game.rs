@@ -162,6 +162,13 @@ pub trait Game: Send + Sync {
     /// the next one), so a player may look one ply further.
     fn shows_next(&self, position: &Self::Position) -> bool;
 
+    /// The features that count what a move, or a searched line of moves, fired and scored
+    /// rather than the position it left: a search that values lines by what they fire
+    /// (`--fired`) weighs only these. None for a game without chains.
+    fn fired_features(&self) -> FeatureMask {
+        0
+    }
+
     /// Calls `visit` with each position that the next piece, not shown yet, may make of
     /// `position` (one past the last piece shown), and its probability: what lets a search
     /// look one piece past what the player sees. A game whose dealing depends on what it has

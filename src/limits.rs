@@ -47,19 +47,27 @@ pub const MAX_SAMPLES: u32 = 256;
 /// Most unseen pieces in one sampled future.
 pub const MAX_UNSEEN: u32 = 32;
 
-/// Checks a sampled beam's settings (see [`check_beam`]; `names` as width, samples, unseen).
+/// Checks a sampled beam's settings (see [`check_beam`]; `names` as width, samples, unseen,
+/// fired).
 pub fn check_sampled(
     width: usize,
     samples: u32,
     unseen: u32,
-    names: (&str, &str, &str),
+    fired: Option<u32>,
+    names: [&str; 4],
 ) -> Result<()> {
-    check_beam(1, width, ("", names.0))?;
+    check_beam(1, width, ("", names[0]))?;
     if !(1..=MAX_SAMPLES).contains(&samples) {
-        bail!("{} {samples} is out of range 1..={MAX_SAMPLES}", names.1);
+        bail!("{} {samples} is out of range 1..={MAX_SAMPLES}", names[1]);
     }
     if !(1..=MAX_UNSEEN).contains(&unseen) {
-        bail!("{} {unseen} is out of range 1..={MAX_UNSEEN}", names.2);
+        bail!("{} {unseen} is out of range 1..={MAX_UNSEEN}", names[2]);
+    }
+    if fired == Some(0) {
+        bail!(
+            "{} 0 would end every line at once: give the points of a chain worth firing (ama: 5000)",
+            names[3]
+        );
     }
     Ok(())
 }

@@ -57,6 +57,10 @@ pub struct SearchSettings {
     /// Pieces each sampled future draws (`--unseen`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unseen: Option<u32>,
+    /// The sampled beam values moves by what their lines fire, a line ending at a move that
+    /// scores these points (`--fired`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fired: Option<u32>,
 }
 
 impl WeightFile {
@@ -89,6 +93,9 @@ impl WeightFile {
                 search.beam_width,
                 ("[search] depth", "[search] beam_width"),
             )?;
+            if search.fired.is_some() && search.samples.is_none() {
+                bail!("[search] fired values a sampled beam's moves; give samples too");
+            }
             if search.samples.is_some() || search.unseen.is_some() {
                 if search.depth.is_some() {
                     bail!(
@@ -99,7 +106,13 @@ impl WeightFile {
                     search.beam_width,
                     search.samples.unwrap_or(1),
                     search.unseen.unwrap_or(4),
-                    ("[search] beam_width", "[search] samples", "[search] unseen"),
+                    search.fired,
+                    [
+                        "[search] beam_width",
+                        "[search] samples",
+                        "[search] unseen",
+                        "[search] fired",
+                    ],
                 )?;
             }
         }
@@ -232,6 +245,7 @@ mod tests {
                 depth: Some(3),
                 samples: None,
                 unseen: None,
+                fired: None,
             }),
             weights,
             meta,
@@ -289,6 +303,7 @@ mod tests {
             depth: None,
             samples: None,
             unseen: None,
+            fired: None,
         };
         assert_eq!(file.search, Some(search));
         let errors = [

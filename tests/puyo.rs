@@ -465,30 +465,62 @@ fn sampled_beam_settings_are_checked_with_one_clear_line() {
         width: 8,
         samples: 4,
         unseen: 4,
+        fired: None,
     };
     assert_eq!(search(|s| s.samples = Some(4)), Ok(sampled));
+    let fired = |s: &mut GameSpec| {
+        s.samples = Some(4);
+        s.fired = Some(5000);
+    };
     assert_eq!(
-        search(|s| {
-            s.samples = Some(4);
-            s.beam_width = None;
-        }),
-        Err("--samples and --unseen set a sampled beam for puyo; give --beam-width too".into())
+        search(fired),
+        Ok(Search::Sampled {
+            width: 8,
+            samples: 4,
+            unseen: 4,
+            fired: Some(5000),
+        })
     );
-    assert_eq!(
-        search(|s| s.samples = Some(0)),
-        Err("--samples 0 is out of range 1..=256".into())
-    );
-    assert_eq!(
-        search(|s| s.unseen = Some(33)),
-        Err("--unseen 33 is out of range 1..=32".into())
-    );
-    assert_eq!(
-        search(|s| {
-            s.unseen = Some(2);
-            s.depth = Some(2);
-        }),
-        Err("--depth is not for a sampled beam, which searches every piece shown".into())
-    );
+    /// One change to the settings.
+    type Change = fn(&mut GameSpec);
+    let errors: [(Change, &str); 6] = [
+        (
+            |s| s.fired = Some(5000),
+            "--fired values a sampled beam's moves; give --beam-width and --samples too",
+        ),
+        (
+            |s| {
+                s.samples = Some(4);
+                s.fired = Some(0);
+            },
+            "--fired 0 would end every line at once: give the points of a chain worth firing (ama: 5000)",
+        ),
+        (
+            |s| {
+                s.samples = Some(4);
+                s.beam_width = None;
+            },
+            "--samples and --unseen set a sampled beam for puyo; give --beam-width too",
+        ),
+        (
+            |s| s.samples = Some(0),
+            "--samples 0 is out of range 1..=256",
+        ),
+        (
+            |s| s.unseen = Some(33),
+            "--unseen 33 is out of range 1..=32",
+        ),
+        (
+            |s| {
+                s.unseen = Some(2);
+                s.depth = Some(2);
+            },
+            "--depth is not for a sampled beam, which searches every piece shown",
+        ),
+    ];
+    for (set, error) in errors {
+        assert_eq!(search(set), Err(error.into()));
+    }
     let tetris = GameSpec {
         samples: Some(4),
         beam_width: Some(8),
@@ -498,13 +530,32 @@ fn sampled_beam_settings_are_checked_with_one_clear_line() {
         tetris.build().err().map(|e| e.to_string()),
         Some("--samples is a puyo setting; tetris does not use it".into())
     );
+    let tetris = GameSpec {
+        fired: Some(5000),
+        ..Default::default()
+    };
+    assert_eq!(
+        tetris.build().err().map(|e| e.to_string()),
+        Some("--fired is a puyo setting; tetris does not use it".into())
+    );
     let file = |search: &str| {
         let text = format!("game = \"puyo\"\n[search]\n{search}\n[weights]\nmove_chain = 1.0\n");
         stacktune::weights::WeightFile::parse(&text).map_err(|e| e.to_string())
     };
-    let parsed = file("beam_width = 8\nsamples = 4\nunseen = 4").unwrap();
+    let parsed = file("beam_width = 8\nsamples = 4\nunseen = 4\nfired = 5000").unwrap();
     let settings = parsed.search.unwrap();
-    assert_eq!((settings.samples, settings.unseen), (Some(4), Some(4)));
+    assert_eq!(
+        (settings.samples, settings.unseen, settings.fired),
+        (Some(4), Some(4), Some(5000))
+    );
+    assert_eq!(
+        file("beam_width = 8\nfired = 5000").unwrap_err(),
+        "[search] fired values a sampled beam's moves; give samples too"
+    );
+    assert_eq!(
+        file("beam_width = 8\nsamples = 2\nfired = 0").unwrap_err(),
+        "[search] fired 0 would end every line at once: give the points of a chain worth firing (ama: 5000)"
+    );
     assert_eq!(
         file("beam_width = 8\nsamples = 300").unwrap_err(),
         "[search] samples 300 is out of range 1..=256"
@@ -595,30 +646,72 @@ fn unseen_pairs_fill_the_first_free_slot_with_their_probabilities() {
     assert_eq!(firsts, 10);
 }
 
+/// A field whose 2 dropped into column 1 fires a 2-chain, with a 2-3 pair to place and a 4-4
+/// pair next, Tsu showing two pairs.
+fn ready_two_chain() -> (Puyo, Position) {
+    let f = Field::from_text(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
+    let mut position = Position::new(f, pair(2, 3));
+    position.next = Some(pair(4, 4));
+    (shown(2), position)
+}
+
+/// Weights with `feature` at `weight` and `crowding` at −0.01, every other weight zero.
+fn one_feature_and_crowding(game: &Puyo, feature: &str, weight: f64) -> LinearPlayer {
+    let names = game.feature_names();
+    let w: Vec<f64> = names
+        .iter()
+        .map(|&n| match n {
+            n if n == feature => weight,
+            "crowding" => -0.01,
+            _ => 0.0,
+        })
+        .collect();
+    LinearPlayer::from_vector(names, &w).unwrap()
+}
+
+/// Under `--fired` a first move is worth what its lines fire, as the weights value the chain
+/// and its points (`move_chain`, `move_score`, `move_chain_squared`), not what their fields
+/// promise: weights that value only the field give every line nothing, so the move whose own
+/// position they value most is played, the one-ply player's move, on a field where holding
+/// the ready 2-chain and firing it differ.
+#[test]
+fn the_fired_beam_values_moves_by_what_their_lines_fire() {
+    let (game, position) = ready_two_chain();
+    let eval = |potential: f64| one_feature_and_crowding(&game, "potential_chain", potential);
+    let fired = |eval: LinearPlayer| {
+        let search = Search::Sampled {
+            width: 16,
+            samples: 3,
+            unseen: 6,
+            fired: Some(5000),
+        };
+        Player::new(eval, search)
+    };
+    use stacktune::game::Policy;
+    for potential in [1.0, -1.0] {
+        let one_ply = stacktune::search::one_ply(&eval(potential), &game, &position);
+        assert_eq!(fired(eval(potential)).choose(&game, &position), one_ply);
+    }
+    // The two differ: one holds the chain, the other fires it.
+    assert_ne!(
+        stacktune::search::one_ply(&eval(1.0), &game, &position),
+        stacktune::search::one_ply(&eval(-1.0), &game, &position)
+    );
+}
+
 /// When to fire is the weights' to say: on a field whose 2 dropped into column 1 fires a
 /// 2-chain, a sampled beam that values chains fires it now (firing later leaves more puyos,
 /// which `crowding` charges for), and one that counts a fired chain against it never fires.
 #[test]
 fn the_sampled_beam_fires_when_the_weights_value_the_chain() {
-    let game = shown(2);
-    let f = Field::from_text(&["1.....", "1.....", "1.....", "2.....", "2.....", "21...."]);
-    let mut position = Position::new(f, pair(2, 3));
-    position.next = Some(pair(4, 4));
-    let names = game.feature_names();
+    let (game, position) = ready_two_chain();
     let weighted = |chain: f64| {
-        let w: Vec<f64> = names
-            .iter()
-            .map(|&n| match n {
-                "move_chain" => chain,
-                "crowding" => -0.01,
-                _ => 0.0,
-            })
-            .collect();
-        let eval = LinearPlayer::from_vector(names, &w).unwrap();
+        let eval = one_feature_and_crowding(&game, "move_chain", chain);
         let search = Search::Sampled {
             width: 16,
             samples: 3,
             unseen: 3,
+            fired: None,
         };
         Player::new(eval, search)
     };
@@ -988,6 +1081,15 @@ fn tsu_beam_form_plays_its_fixed_seed_games() {
     assert_eq!(form(&[]), [(13, 142180, 0), (14, 182060, 0)]);
     let width_32 = ["--beam-width", "32", "--samples", "8", "--unseen", "4"];
     assert_eq!(form(&width_32), [(13, 217820, 0), (13, 160220, 0)]);
+}
+
+/// The chain-form weights valuing moves by what their lines fire (`tsu-beam-fired.toml`: a
+/// beam 48 wide, 6 futures of 12 pairs, lines ending at 5,000 points) on the same two
+/// held-out games: both reach 15, where the form file under its own search reaches 13 and 14.
+#[test]
+fn tsu_beam_fired_plays_its_fixed_seed_games() {
+    let fired = held_out_games("weights/puyo/tsu-beam-fired.toml", &[], "2");
+    assert_eq!(fired, [(15, 186800, 0), (15, 200360, 0)]);
 }
 
 /// `max_chain_alive` scores what `max_chain` does, except that a game lost before the move

@@ -127,6 +127,7 @@ impl EvolveArgs {
         c.game.beam_width = g.beam_width.or(c.game.beam_width);
         c.game.samples = g.samples.or(c.game.samples);
         c.game.unseen = g.unseen.or(c.game.unseen);
+        c.game.fired = g.fired.or(c.game.fired);
         c.game.pairs_shown = g.pairs_shown.or(c.game.pairs_shown);
         c.game.level = g.level.or(c.game.level);
         c.game.turns = g.turns.or(c.game.turns);

@@ -49,6 +49,7 @@ pub(crate) fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> 
                 && spec.depth.is_none()
                 && spec.samples.is_none()
                 && spec.unseen.is_none()
+                && spec.fired.is_none()
         }) {
             if file.game == "connect" {
                 anyhow::bail!(
@@ -60,6 +61,7 @@ pub(crate) fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> 
             spec.depth = search.depth;
             spec.samples = search.samples;
             spec.unseen = search.unseen;
+            spec.fired = search.fired;
         }
     }
     match (&spec.rules, &file.rules) {

@@ -82,6 +82,12 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unseen: Option<u32>,
+    /// Value the sampled beam's moves by the chains their lines fire, not the positions they
+    /// reach (ama's and takapt's search; puyo): a line ends at a move scoring POINTS or more
+    /// (ama: 5,000); deeper futures (--unseen 12) carry a build to its fire.
+    #[arg(long, value_name = "POINTS")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fired: Option<u32>,
     /// Puyo: pairs the player sees, the one to place included (1 to 3; Tsu shows 3; default
     /// 1, 2 with --preview).
     #[arg(long)]
@@ -196,6 +202,9 @@ impl GameSpec {
         if (self.samples.is_some() || self.unseen.is_some()) && self.beam_width.is_none() {
             bail!("--samples and --unseen set a sampled beam for {name}; give --beam-width too");
         }
+        if self.fired.is_some() && self.samples.is_none() {
+            bail!("--fired values a sampled beam's moves; give --beam-width and --samples too");
+        }
         match (self.depth, self.beam_width) {
             // A beam width is refused for connect with the other settings (`build`).
             (depth, _) if name == "connect" => Ok(Search::AlphaBeta {
@@ -213,11 +222,12 @@ impl GameSpec {
                     bail!("--depth is not for a sampled beam, which searches every piece shown");
                 }
                 let (samples, unseen) = (self.samples.unwrap_or(1), self.unseen.unwrap_or(4));
-                check_sampled(width, samples, unseen, SAMPLED_FLAGS)?;
+                check_sampled(width, samples, unseen, self.fired, SAMPLED_FLAGS)?;
                 Ok(Search::Sampled {
                     width,
                     samples,
                     unseen,
+                    fired: self.fired,
                 })
             }
             (depth, Some(width)) => {
@@ -284,6 +294,9 @@ impl GameSpec {
         if let Some(n) = self.unseen {
             s += &format!(" --unseen {n}");
         }
+        if let Some(n) = self.fired {
+            s += &format!(" --fired {n}");
+        }
         if let Some(n) = self.pairs_shown {
             s += &format!(" --pairs-shown {n}");
         }
@@ -330,7 +343,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 21] = [
+        let settings: [(&str, bool, &[Ruleset]); 22] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -353,6 +366,7 @@ impl GameSpec {
             ("--splitting", self.splitting.is_some(), &[Research]),
             ("--samples", self.samples.is_some(), &[Puyo]),
             ("--unseen", self.unseen.is_some(), &[Puyo]),
+            ("--fired", self.fired.is_some(), &[Puyo]),
             ("--pairs-shown", self.pairs_shown.is_some(), &[Puyo]),
             ("--fire-points", self.fire_points.is_some(), &[Puyo]),
             (

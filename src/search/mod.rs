@@ -19,8 +19,9 @@ pub use crate::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 use crate::eval::LinearPlayer;
 use crate::game::{Game, Policy};
 
-/// The names a sampled beam's width, samples and unseen pieces go by on the command line.
-pub const SAMPLED_FLAGS: (&str, &str, &str) = ("--beam-width", "--samples", "--unseen");
+/// The names a sampled beam's width, samples, unseen pieces and fired points go by on the
+/// command line.
+pub const SAMPLED_FLAGS: [&str; 4] = ["--beam-width", "--samples", "--unseen", "--fired"];
 
 /// A search: how the player turns position scores into a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,11 +36,13 @@ pub enum Search {
     Beam { depth: u32, width: usize },
     /// A beam over the pieces shown, then over `samples` sampled futures of `unseen` pieces
     /// each; a first move is worth the mean over the futures of the best value its lines
-    /// reach (see [`sampled_beam`]).
+    /// reach, or with `fired` (points) of the best they fire, a line ending at a move that
+    /// scores that much (see [`sampled_beam`]).
     Sampled {
         width: usize,
         samples: u32,
         unseen: u32,
+        fired: Option<u32>,
     },
     /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
     /// values are from the mover's side; from `endgame` empty cells on (0: never), only over
@@ -71,7 +74,8 @@ impl<G: Game> Policy<G> for Player {
                 width,
                 samples,
                 unseen,
-            } => sampled_beam(&self.eval, game, position, width, samples, unseen),
+                fired,
+            } => sampled_beam(&self.eval, game, position, width, samples, unseen, fired),
             Search::AlphaBeta { depth, endgame } => {
                 let kept = game.perfect_moves(position, endgame);
                 alpha_beta(&self.eval, game, position, depth, kept.as_deref())

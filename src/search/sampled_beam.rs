@@ -3,7 +3,7 @@
 //! the pairs to come would let them fire.
 
 use crate::eval::LinearPlayer;
-use crate::game::{FeatureValues, Game, Outcome};
+use crate::game::{FeatureMask, FeatureValues, Game, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -15,6 +15,19 @@ struct Node<G: Game> {
     value: f64,
     /// The game ended here: the node is carried, not expanded.
     ended: bool,
+    /// What the node's first move is worth if this node is the best of its lines: its value,
+    /// or under `fired` the value of what its line fired.
+    worth: f64,
+}
+
+/// How a sampled beam values a first move's lines.
+#[derive(Clone, Copy)]
+struct Valuation {
+    /// `Some(points)`: by what they fire ([`sampled_beam`]), a line ending at the first move
+    /// that scores `points` or more.
+    fired: Option<f64>,
+    /// The features that count what a line fired.
+    fired_features: FeatureMask,
 }
 
 /// The first move whose lines are worth the most over `samples` sampled futures.
@@ -30,6 +43,14 @@ struct Node<G: Game> {
 /// and no threshold says it. The futures are drawn from a stream seeded by the first moves'
 /// values, so a position always gets the same futures. Ties go to the first move in the
 /// game's order.
+///
+/// With `fired` (points), a first move is worth in one future the best that any of its lines
+/// actually fires, as the weights value the game's [`Game::fired_features`] (for Puyo the
+/// line's longest chain and its points), and a line ends at the first move that scores
+/// `fired` points or more: the rule of takapt's and ama's Puyo searches. The evaluation then
+/// only chooses which positions the beam keeps, and a chain is worth what firing it gives,
+/// not what its potential promises; deeper futures (`unseen`) let the beam carry a build to
+/// its fire. Equal worths go to the first move whose own position the weights value most.
 pub fn sampled_beam<G: Game>(
     eval: &LinearPlayer,
     game: &G,
@@ -37,12 +58,24 @@ pub fn sampled_beam<G: Game>(
     width: usize,
     samples: u32,
     unseen: u32,
+    fired: Option<u32>,
 ) -> Option<G::Move> {
+    let valuation = Valuation {
+        fired: fired.map(f64::from),
+        fired_features: game.fired_features(),
+    };
     let mask = eval.mask();
     let mut moves = Vec::new();
     let mut level: Vec<Node<G>> = Vec::with_capacity(width.max(32));
     game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
-        level.push(node(eval, moves.len() as u32, after, outcome, features));
+        level.push(node(
+            eval,
+            valuation,
+            moves.len() as u32,
+            after,
+            outcome,
+            features,
+        ));
         moves.push(mv);
     });
     if moves.len() <= 1 {
@@ -51,7 +84,8 @@ pub fn sampled_beam<G: Game>(
     let seed = level
         .iter()
         .fold(0u64, |h, n| h.rotate_left(7) ^ n.value.to_bits());
-    let mut known_best: Vec<f64> = level.iter().map(|n| n.value).collect();
+    let mut known_best: Vec<f64> = level.iter().map(|n| n.worth).collect();
+    let own: Vec<f64> = level.iter().map(|n| n.value).collect();
     let mut next = Vec::with_capacity(level.capacity());
     keep_best(&mut level, width);
     // The pieces shown: the same for every future.
@@ -61,7 +95,15 @@ pub fn sampled_beam<G: Game>(
     {
         next.clear();
         for n in &level {
-            expand(eval, game, n, &n.position, &mut next, &mut known_best);
+            expand(
+                eval,
+                valuation,
+                game,
+                n,
+                &n.position,
+                &mut next,
+                &mut known_best,
+            );
         }
         keep_best(&mut next, width);
         std::mem::swap(&mut level, &mut next);
@@ -104,7 +146,7 @@ pub fn sampled_beam<G: Game>(
                         None => continue,
                     },
                 };
-                expand(eval, game, n, &drawn, &mut next, &mut best);
+                expand(eval, valuation, game, n, &drawn, &mut next, &mut best);
             }
             if next.is_empty() {
                 break;
@@ -118,7 +160,8 @@ pub fn sampled_beam<G: Game>(
     }
     let mut chosen = 0;
     for (i, &t) in total.iter().enumerate() {
-        if t > total[chosen] {
+        let tied = valuation.fired.is_some() && t == total[chosen] && own[i] > own[chosen];
+        if t > total[chosen] || tied {
             chosen = i;
         }
     }
@@ -133,10 +176,13 @@ fn last_unseen<G: Game>(game: &G, position: &G::Position) -> Option<G::Position>
 }
 
 /// Pushes the children of `from` (the position of `parent` with its piece to place) to
-/// `next`, raising each first move's best value in `best`. A node with no move that avoids
-/// the end is lost: it pushes nothing.
+/// `next`, raising each first move's best worth in `best`. A node with no move that avoids
+/// the end is lost: it pushes nothing. Under `fired`, a child that scored the points that
+/// end a line is counted and not pushed: it would only hold a place in the beam, and so is a
+/// lost one.
 fn expand<G: Game>(
     eval: &LinearPlayer,
+    valuation: Valuation,
     game: &G,
     parent: &Node<G>,
     from: &G::Position,
@@ -147,28 +193,37 @@ fn expand<G: Game>(
         return;
     }
     game.for_each_move(from, eval.mask(), &mut |_, after, outcome, features| {
-        let child = node(eval, parent.root, after, outcome, features);
+        let child = node(eval, valuation, parent.root, after, outcome, features);
         let b = &mut best[child.root as usize];
-        *b = b.max(child.value);
-        next.push(child);
+        *b = b.max(child.worth);
+        if !child.ended || valuation.fired.is_none() {
+            next.push(child);
+        }
     });
 }
 
 fn node<G: Game>(
     eval: &LinearPlayer,
+    valuation: Valuation,
     root: u32,
     after: &G::Position,
     outcome: &Outcome,
     features: &FeatureValues,
 ) -> Node<G> {
-    let ended = outcome.game_over || outcome.terminal_value.is_some();
+    let value = eval.score(outcome, features);
+    let worth = match (valuation.fired, outcome.terminal_value) {
+        (None, _) => value,
+        (Some(_), Some(terminal)) => terminal,
+        (Some(_), None) => eval.score_within(valuation.fired_features, features),
+    };
     Node {
         root,
         position: after.clone(),
-        value: outcome
-            .terminal_value
-            .unwrap_or_else(|| eval.score(outcome, features)),
-        ended,
+        value,
+        ended: outcome.game_over
+            || outcome.terminal_value.is_some()
+            || valuation.fired.is_some_and(|stop| outcome.points >= stop),
+        worth,
     }
 }
 

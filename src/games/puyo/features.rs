@@ -85,6 +85,9 @@ const fn bits(features: &[usize]) -> FeatureMask {
     m
 }
 
+/// What a line fired and scored ([`crate::game::Game::fired_features`]).
+pub const FIRED_FEATURES: FeatureMask = bits(&[MOVE_CHAIN, MOVE_SCORE, MOVE_CHAIN_SQUARED]);
+
 const CONNECTIVITY: FeatureMask = bits(&[CONNECTED_2, CONNECTED_3]);
 const FORMS: FeatureMask = bits(&[FORM, FORM_BROKEN]);
 const POTENTIAL: FeatureMask = bits(&[

@@ -349,6 +349,10 @@ impl Game for Puyo {
         Some("move_score")
     }
 
+    fn fired_features(&self) -> crate::game::FeatureMask {
+        features::FIRED_FEATURES
+    }
+
     fn shows_next(&self, position: &Position) -> bool {
         position.next.is_some()
     }

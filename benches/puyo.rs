@@ -88,8 +88,8 @@ fn potential_per_second(c: &mut Criterion) {
 /// Time of one move under Tsu rules with the current pair and two next shown: the shipped
 /// weights, the chain-form file (`tsu-beam-form.toml`) and the strongest file
 /// (`tsu-beam-fired.toml`, the form weights valuing moves by what their lines fire) each under
-/// the sampled beam its file names, and the 2-ply weights under the 2-ply lookahead (the player the beam replaces), over
-/// the same mid-game positions.
+/// the sampled beam its file names, and the 2-ply weights under the 2-ply lookahead (the
+/// player the beam replaces), over the same mid-game positions.
 fn move_time(c: &mut Criterion) {
     use stacktune::game::Policy;
     use stacktune::games::GameSpec;

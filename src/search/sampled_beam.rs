@@ -210,11 +210,13 @@ fn node<G: Game>(
     outcome: &Outcome,
     features: &FeatureValues,
 ) -> Node<G> {
+    // A decided move's value is its terminal value under either valuation.
     let value = eval.score(outcome, features);
-    let worth = match (valuation.fired, outcome.terminal_value) {
-        (None, _) => value,
-        (Some(_), Some(terminal)) => terminal,
-        (Some(_), None) => eval.score_within(valuation.fired_features, features),
+    let worth = match valuation.fired {
+        Some(_) if outcome.terminal_value.is_none() => {
+            eval.score_within(valuation.fired_features, features)
+        }
+        _ => value,
     };
     Node {
         root,

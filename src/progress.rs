@@ -4,7 +4,10 @@ use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// std's own clock on every platform but WebAssembly in a browser, whose std has none (its
+// `Instant::now` panics): there it is the page's `performance.now()`.
+use web_time::Instant;
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

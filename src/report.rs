@@ -7,7 +7,6 @@ use image::{ColorType, ImageEncoder};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use std::sync::Once;
 
 /// One generation of a run, as `history.csv` lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,8 +126,10 @@ pub fn read_timings(path: &Path) -> Result<Vec<Timing>> {
 }
 
 /// Plotters needs a font; none is installed on a bare machine, so one ships in the binary.
+/// (On WebAssembly plotters draws text with the browser's fonts, and a run draws no plots.)
+#[cfg(not(target_family = "wasm"))]
 fn register_font() {
-    static ONCE: Once = Once::new();
+    static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         for style in [FontStyle::Normal, FontStyle::Bold] {
             plotters::style::register_font("sans-serif", style, dejavu::sans::regular())
@@ -136,6 +137,9 @@ fn register_font() {
         }
     });
 }
+
+#[cfg(target_family = "wasm")]
+fn register_font() {}
 
 const SIZE: (u32, u32) = (960, 600);
 

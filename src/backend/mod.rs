@@ -73,14 +73,19 @@ pub struct GameData {
 impl GameData {
     /// The game `spec` describes, reading the weights files it names now.
     pub fn new(spec: &GameSpec) -> Result<GameData> {
+        GameData::read_with(spec, &|path| {
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read weights file {path}"))
+        })
+    }
+
+    /// The game `spec` describes, the weights files it names read by `read` (from the disk,
+    /// or from texts a host holds: a browser has no files).
+    pub fn read_with(spec: &GameSpec, read: &dyn Fn(&str) -> Result<String>) -> Result<GameData> {
         let files = spec
             .weight_files()
             .into_iter()
-            .map(|path| {
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read weights file {path}"))?;
-                Ok((path, text))
-            })
+            .map(|path| Ok((path.clone(), read(&path)?)))
             .collect::<Result<_>>()?;
         Ok(GameData {
             spec: spec.clone(),
@@ -183,26 +188,29 @@ impl<G: Game + Clone> Backend for LocalGame<'_, G> {
 }
 
 /// A batch made ready to play: the game built, the players made and the threads started, once
-/// per batch however many ranges of it a process plays.
-struct Table<G = AnyGame> {
+/// per batch however many ranges of it a process plays (an MPI rank, a browser's Web Worker).
+pub struct Table<G = AnyGame> {
     game: G,
     players: Vec<Player>,
     games: u64,
     streams: Streams,
     limits: EpisodeLimits,
-    pool: rayon::ThreadPool,
+    /// `None` on WebAssembly, which has no threads: rayon's global pool then plays on the
+    /// calling thread.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Table {
     /// The batch's game built from its settings, made ready.
-    fn new(batch: &Batch) -> Result<Table> {
+    pub fn new(batch: &Batch) -> Result<Table> {
         let game = batch.game.build()?;
         let names = with_game!(&game, g => g.feature_names());
         Table::ready(game, names, batch)
     }
 
-    /// Plays pairs `pairs` on this process's threads, in pair order.
-    fn play(
+    /// Plays pairs `pairs` on this process's threads, in pair order; `None` when `stop` was
+    /// raised first.
+    pub fn play(
         &self,
         pairs: Range<u64>,
         stop: &AtomicBool,
@@ -228,7 +236,10 @@ impl<G: Sync> Table<G> {
             games: batch.games,
             streams: batch.streams,
             limits: batch.limits,
-            pool: thread_pool(batch.threads)?,
+            pool: match cfg!(target_family = "wasm") {
+                true => None,
+                false => Some(thread_pool(batch.threads)?),
+            },
         })
     }
 
@@ -241,7 +252,7 @@ impl<G: Sync> Table<G> {
         progress: &Progress,
     ) -> Option<Vec<EpisodeResult>> {
         let streams = self.streams;
-        self.pool.install(|| {
+        let play = || {
             play_pairs(
                 game,
                 &self.players,
@@ -252,7 +263,11 @@ impl<G: Sync> Table<G> {
                 stop,
                 progress,
             )
-        })
+        };
+        match &self.pool {
+            Some(pool) => pool.install(play),
+            None => play(),
+        }
     }
 }
 

@@ -16,7 +16,6 @@ use crate::tune::cmaes::CmaesConfig;
 use crate::tune::external::ExternalConfig;
 use crate::tune::ga::GaConfig;
 use crate::tune::{OptimizerConfig, OptimizerKind, OptimizerSpec, OptimizerState};
-use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -114,19 +113,10 @@ impl Default for RunConfig {
 
 /// The built-in run's baseline: Dellacherie's weights, the repository's file, with a copy built
 /// in so that `evolve` with no arguments works from any directory (an installed binary too).
-const BUILTIN_BASELINE: (&str, &str) = (
+pub(super) const BUILTIN_BASELINE: (&str, &str) = (
     "weights/tetris/dellacherie.toml",
     include_str!("../../weights/tetris/dellacherie.toml"),
 );
-
-/// A run's baseline weights: the file, or the built-in copy when a path ending in the built-in
-/// baseline's is not there (a run.toml names it relative to its own folder).
-pub(super) fn load_baseline(path: &Path) -> Result<WeightFile> {
-    if path.ends_with(BUILTIN_BASELINE.0) && !path.exists() {
-        return WeightFile::parse(BUILTIN_BASELINE.1);
-    }
-    WeightFile::load(path)
-}
 
 impl RunConfig {
     /// The built-in run of `evolve` with no arguments: Tetris on 10 × 10 from random weights,

@@ -15,7 +15,7 @@ use crate::tune::{Optimizer, normalise, rank};
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 /// What scores a generation: the games, the search and the streams, behind one seam.
 pub trait Evaluation {
@@ -69,7 +69,9 @@ pub trait Driver: Send {
 /// The loop's settings and state.
 pub struct Executor<'a> {
     pub checkpoint: Checkpoint,
-    pub checkpoint_path: PathBuf,
+    /// Where the checkpoint is sealed after every generation; `None` for a run held in
+    /// memory, whose host keeps [`Executor::checkpoint`] (a browser has no files).
+    pub checkpoint_path: Option<PathBuf>,
     pub generations: u64,
     /// The run's seed: the optimiser's breeding draws come from its streams.
     pub seed: u64,
@@ -138,7 +140,9 @@ impl Executor<'_> {
             for observer in observers.iter_mut() {
                 observer.generation(&done)?;
             }
-            write_atomic(&self.checkpoint_path, self.checkpoint.seal()?.as_bytes())?;
+            if let Some(path) = &self.checkpoint_path {
+                write_atomic(path, self.checkpoint.seal()?.as_bytes())?;
+            }
             if self.stop.load(Ordering::SeqCst) {
                 bail!(
                     "stopped after generation {g}; resume with: {}",

@@ -12,13 +12,17 @@
 mod config;
 mod evaluation;
 mod executor;
+mod files;
 pub mod hosted;
 mod observers;
 pub mod page;
+mod stepped;
 
 pub use config::RunConfig;
 use config::feature_indices;
 pub use executor::Driver;
+use files::Files;
+pub use stepped::{Finish, SteppedRun};
 
 use crate::backend::{Backend, GameData, vector};
 use crate::checkpoint::{Checkpoint, Expected};
@@ -43,7 +47,7 @@ use page::ReportPage;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// The final figures of a run.
 #[derive(Clone, Debug)]
@@ -62,7 +66,8 @@ fn stop_flag() -> &'static AtomicBool {
         let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         // Without a handler (another one is installed) Ctrl-C simply ends the process; the
         // last checkpoint is still valid.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+        #[cfg(not(target_family = "wasm"))]
+        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
         flag
     })
 }
@@ -88,12 +93,8 @@ pub fn evolve<G: Replayable>(
     backend: &dyn Backend,
     driver: Option<&mut dyn Driver>,
 ) -> Result<RunResult> {
-    if config.optimizer.kind == OptimizerKind::External && driver.is_none() {
-        bail!(
-            "[optimizer] kind = \"external\" takes its candidates from an optimiser of your own: drive it from Python with stacktune.Run (docs/python.md)"
-        );
-    }
-    let setup = Setup::new(game, config, resume, backend)?;
+    refuse_undriven_external(config, driver.is_some())?;
+    let setup = Setup::new(game, config, resume, backend, Files::Disk)?;
     let folder = open()?;
     let dir = folder.path().to_path_buf();
     let checkpoint = first_checkpoint(&setup, &dir, resume)?;
@@ -148,6 +149,16 @@ pub fn evolve<G: Replayable>(
     })
 }
 
+/// An external optimiser's run has no candidates of its own: one nobody drives is refused.
+fn refuse_undriven_external(config: &RunConfig, driven: bool) -> Result<()> {
+    if config.optimizer.kind == OptimizerKind::External && !driven {
+        bail!(
+            "[optimizer] kind = \"external\" takes its candidates from an optimiser of your own: drive it from Python with stacktune.Run (docs/python.md)"
+        );
+    }
+    Ok(())
+}
+
 /// A run's parts once its config, features and weights files are found good: what every
 /// later step reads.
 struct Setup<'a, G> {
@@ -167,12 +178,13 @@ struct Setup<'a, G> {
 
 impl<'a, G: Game> Setup<'a, G> {
     /// Checks everything a run needs before its folder is opened: the config, the search,
-    /// the features, the memory, and the weights files it names.
+    /// the features, the memory, and the weights files it names (read from `files`).
     fn new(
         game: &'a G,
         config: &'a RunConfig,
         resume: bool,
         backend: &'a dyn Backend,
+        files: Files,
     ) -> Result<Self> {
         config.validate()?;
         // A bad search setting is refused before the folder is opened.
@@ -197,16 +209,16 @@ impl<'a, G: Game> Setup<'a, G> {
         }
         let baseline = match &config.baseline {
             Some(path) => {
-                let file = config::load_baseline(path)?;
+                let file = files.baseline(path)?;
                 let player = LinearPlayer::from_file(game, &file)
                     .map_err(|e| anyhow::anyhow!("baseline weights {}: {e}", path.display()))?;
                 Some((path.clone(), vector(&player, all.len())))
             }
             None => None,
         };
-        let data = GameData::new(&config.game)?;
+        let data = files.game_data(&config.game)?;
         let start = match &config.init {
-            Some(path) if !resume => Some(init_weights(game, path, &names)?),
+            Some(path) if !resume => Some(init_weights(game, &files.weights(path)?, path, &names)?),
             _ => None,
         };
         Ok(Setup {
@@ -220,6 +232,19 @@ impl<'a, G: Game> Setup<'a, G> {
             start,
             backend,
         })
+    }
+
+    /// The checkpoint of a run that starts: its optimiser's first state, nothing played.
+    fn fresh_checkpoint(&self) -> Checkpoint {
+        let optimizer = self
+            .config
+            .new_optimizer(self.names.len(), self.start.as_deref());
+        Checkpoint {
+            next_generation: 0,
+            optimizer,
+            history: Vec::new(),
+            evaluations: 0,
+        }
     }
 
     /// Plays `games` of the held-out games with `weights` over all the game's features.
@@ -242,10 +267,14 @@ impl<'a, G: Game> Setup<'a, G> {
     }
 }
 
-/// The weights of the file `path` over the tuned features `names` (0 for a feature it does
-/// not weigh), the file checked against the game.
-fn init_weights<G: Game>(game: &G, path: &Path, names: &[String]) -> Result<Vec<f64>> {
-    let file = WeightFile::load(path)?;
+/// The weights of `file` (read from `path`) over the tuned features `names` (0 for a feature
+/// it does not weigh), the file checked against the game.
+fn init_weights<G: Game>(
+    game: &G,
+    file: &WeightFile,
+    path: &Path,
+    names: &[String],
+) -> Result<Vec<f64>> {
     file.check_against(game.name(), game.feature_names())
         .map_err(|e| anyhow::anyhow!("initial weights {}: {e}", path.display()))?;
     Ok(names
@@ -256,19 +285,13 @@ fn init_weights<G: Game>(game: &G, path: &Path, names: &[String]) -> Result<Vec<
 
 /// The checkpoint the run continues from: the one in `dir` when resumed, else the first one,
 /// written with run.toml.
-fn first_checkpoint<G>(setup: &Setup<G>, dir: &Path, resume: bool) -> Result<Checkpoint> {
+fn first_checkpoint<G: Game>(setup: &Setup<G>, dir: &Path, resume: bool) -> Result<Checkpoint> {
     let config = setup.config;
     if resume {
         return resume_from(dir, config, &setup.names);
     }
-    let optimizer = config.new_optimizer(setup.names.len(), setup.start.as_deref());
     write_atomic(&dir.join("run.toml"), config.to_toml_in(dir)?.as_bytes())?;
-    let checkpoint = Checkpoint {
-        next_generation: 0,
-        optimizer,
-        history: Vec::new(),
-        evaluations: 0,
-    };
+    let checkpoint = setup.fresh_checkpoint();
     write_atomic(&dir.join("checkpoint.json"), checkpoint.seal()?.as_bytes())?;
     Ok(checkpoint)
 }
@@ -336,7 +359,7 @@ fn run_generations<G: Replayable>(
     let display = Display::new(mode, config.generations, checkpoint.next_generation);
     let mut executor = Executor {
         checkpoint,
-        checkpoint_path: dir.join("checkpoint.json"),
+        checkpoint_path: Some(dir.join("checkpoint.json")),
         generations: config.generations,
         seed: config.seed,
         validate_every: config.validate_every,
@@ -498,18 +521,29 @@ fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Ch
     };
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot resume from {}", path.display()))?;
-    let expected = Expected {
-        optimizer: &config.optimizer_config(),
-        features,
-        generations: config.generations,
-        history_csv: history.as_deref(),
-    };
-    Checkpoint::open(&text, &expected).map_err(|e| {
+    open_checkpoint(&text, history.as_deref(), config, features).map_err(|e| {
         anyhow::anyhow!(
             "cannot resume from {}: {e:#}; the folder is left as it is",
             path.display()
         )
     })
+}
+
+/// The checkpoint `text` of a run of `config` tuning `features`, checked against it and
+/// against the run's history.csv (`None` before the first generation ended).
+fn open_checkpoint(
+    text: &str,
+    history_csv: Option<&[u8]>,
+    config: &RunConfig,
+    features: &[String],
+) -> Result<Checkpoint> {
+    let expected = Expected {
+        optimizer: &config.optimizer_config(),
+        features,
+        generations: config.generations,
+        history_csv,
+    };
+    Checkpoint::open(text, &expected)
 }
 
 #[cfg(test)]

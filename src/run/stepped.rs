@@ -1,0 +1,369 @@
+//! A run held in memory and driven step by step by a host that plays its batches itself and
+//! answers later (a browser, whose Web Workers answer with messages): [`SteppedRun`] runs as
+//! far as the batches played so far take it, then asks for the next one.
+//!
+//! It is `evolve`'s run without a folder: the same setup, generations, validation, final
+//! held-out games and best weights, so its history.csv and best.toml are the bytes `evolve`
+//! writes for the same config. A batch not played yet stops the run as Ctrl-C would, and the
+//! run goes on from its checkpoint once the batch is played, its optimiser asked again for
+//! the same candidates: a generation changes the checkpoint only once all its games are
+//! played, which is what makes a resumed run the uninterrupted one.
+
+use super::evaluation::GameEvaluation;
+use super::executor::Executor;
+use super::score_final;
+use super::{Files, RunConfig, Setup, best_file, open_checkpoint, refuse_undriven_external};
+use crate::backend::{Backend, Batch};
+use crate::checkpoint::Checkpoint;
+use crate::game::{EpisodeResult, Game};
+use crate::games::AnyGame;
+use crate::progress::{Mode, Progress};
+use crate::report::{HistoryRow, history_csv};
+use crate::stats::Summary;
+use crate::with_game;
+use anyhow::{Result, bail};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+/// The end of a run: its best weights on the final held-out games, the baseline's on the
+/// same games, and best.toml as `evolve` writes it.
+#[derive(Clone, Debug)]
+pub struct Finish {
+    pub best: Summary,
+    pub baseline: Option<Summary>,
+    pub best_toml: String,
+}
+
+/// An evolution run in memory, driven by [`SteppedRun::step`] and [`SteppedRun::played`].
+pub struct SteppedRun {
+    config: RunConfig,
+    /// The weights files the config names, by the paths it names them with.
+    files: BTreeMap<String, String>,
+    game: AnyGame,
+    /// The tuned features, in the order of the history's weights.
+    features: Vec<String>,
+    checkpoint: Checkpoint,
+    /// The batches played since the last generation ended, with their results.
+    played: Vec<(Batch, Vec<EpisodeResult>)>,
+    /// The batch asked for and not played yet.
+    asked: Option<Batch>,
+    finish: Option<Finish>,
+}
+
+impl SteppedRun {
+    /// Starts the run `config` describes, its weights files (`init`, `baseline`, Connect-N
+    /// opponents) given as `files` by the paths the config names them with. Everything is
+    /// checked as `evolve` checks it, with the same errors.
+    pub fn start(config: RunConfig, files: BTreeMap<String, String>) -> Result<SteppedRun> {
+        Self::open(config, files, None)
+    }
+
+    /// Resumes a run of `config` from its sealed checkpoint (`checkpoint`, as
+    /// [`SteppedRun::checkpoint`] gave it) and its history.csv, both checked against the
+    /// config as `evolve --resume` checks a folder's.
+    pub fn resume(
+        config: RunConfig,
+        files: BTreeMap<String, String>,
+        checkpoint: &str,
+        history_csv: Option<&[u8]>,
+    ) -> Result<SteppedRun> {
+        Self::open(config, files, Some((checkpoint, history_csv)))
+    }
+
+    /// The run of `config`, from its start or from a sealed checkpoint and its history.csv.
+    fn open(
+        config: RunConfig,
+        files: BTreeMap<String, String>,
+        resumed: Option<(&str, Option<&[u8]>)>,
+    ) -> Result<SteppedRun> {
+        refuse_undriven_external(&config, false)?;
+        if config.hosted.is_some() {
+            bail!("a hosted game's run is played by its host (stacktune.custom.evolve)");
+        }
+        let game = config
+            .game
+            .build_with(&|path| Files::Given(&files).weights(path))?;
+        let given = Files::Given(&files);
+        let (features, checkpoint) =
+            with_game!(&game, g => first_checkpoint(g, &config, given, resumed))?;
+        Ok(SteppedRun {
+            config,
+            files,
+            game,
+            features,
+            checkpoint,
+            played: Vec::new(),
+            asked: None,
+            finish: None,
+        })
+    }
+
+    /// Runs as far as the batches played so far take the run: the next batch to play (its
+    /// results go to [`SteppedRun::played`]), or `None` once the run is over and its best
+    /// weights scored ([`SteppedRun::finish`]). Asked again before that batch is played, it
+    /// asks for the same batch.
+    pub fn step(&mut self) -> Result<Option<Batch>> {
+        if self.finish.is_some() {
+            return Ok(None);
+        }
+        if let Some(batch) = &self.asked {
+            return Ok(Some(batch.clone()));
+        }
+        let done = self.checkpoint.next_generation;
+        let SteppedRun {
+            config,
+            files,
+            game,
+            checkpoint,
+            played,
+            ..
+        } = self;
+        let reached =
+            with_game!(&*game, g => advance(g, config, Files::Given(files), checkpoint, played));
+        if self.checkpoint.next_generation > done {
+            // What finished generations played is never asked for again.
+            self.played.clear();
+        }
+        match reached? {
+            Reached::Wanted(batch) => {
+                self.asked = Some(*batch.clone());
+                Ok(Some(*batch))
+            }
+            Reached::End(finish) => {
+                self.finish = Some(finish);
+                self.played.clear();
+                Ok(None)
+            }
+        }
+    }
+
+    /// The results of the batch [`SteppedRun::step`] asked for, in its pairs' order.
+    pub fn played(&mut self, results: Vec<EpisodeResult>) -> Result<()> {
+        let Some(batch) = self.asked.take() else {
+            bail!("no batch was asked for");
+        };
+        if results.len() as u64 != batch.pairs() {
+            let pairs = batch.pairs();
+            self.asked = Some(batch);
+            bail!("{} results for a batch of {pairs} games", results.len());
+        }
+        self.played.push((batch, results));
+        Ok(())
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// The tuned features, in the order of the history's weights.
+    pub fn features(&self) -> &[String] {
+        &self.features
+    }
+
+    /// The generations done, in order.
+    pub fn history(&self) -> &[HistoryRow] {
+        &self.checkpoint.history
+    }
+
+    /// history.csv's bytes, as `evolve` writes them.
+    pub fn history_csv(&self) -> Result<Vec<u8>> {
+        history_csv(&self.features, &self.checkpoint.history)
+    }
+
+    /// The sealed checkpoint after the last generation done, for [`SteppedRun::resume`].
+    pub fn checkpoint(&self) -> Result<String> {
+        self.checkpoint.seal()
+    }
+
+    /// The run's end, once [`SteppedRun::step`] says it is finished.
+    pub fn finish(&self) -> Option<&Finish> {
+        self.finish.as_ref()
+    }
+}
+
+/// The tuned features of a run of `config` and the checkpoint it goes on from: the first, or
+/// the sealed checkpoint `resumed` gives, checked against the config and the history.
+fn first_checkpoint<G: Game>(
+    game: &G,
+    config: &RunConfig,
+    files: Files,
+    resumed: Option<(&str, Option<&[u8]>)>,
+) -> Result<(Vec<String>, Checkpoint)> {
+    let nobody = Relay::new(&[]);
+    let setup = Setup::new(game, config, resumed.is_some(), &nobody, files)?;
+    let checkpoint = match resumed {
+        None => setup.fresh_checkpoint(),
+        Some((text, history_csv)) => open_checkpoint(text, history_csv, config, &setup.names)
+            .map_err(|e| anyhow::anyhow!("cannot resume from the checkpoint: {e:#}"))?,
+    };
+    Ok((setup.names, checkpoint))
+}
+
+/// Where a step of the run got to.
+enum Reached {
+    /// A batch that is not played yet.
+    Wanted(Box<Batch>),
+    End(Finish),
+}
+
+/// Runs the generations from `checkpoint` (which it advances) and then the final held-out
+/// games, as far as the batches `played` take them.
+fn advance<G: Game>(
+    game: &G,
+    config: &RunConfig,
+    files: Files,
+    checkpoint: &mut Checkpoint,
+    played: &[(Batch, Vec<EpisodeResult>)],
+) -> Result<Reached> {
+    let relay = Relay::new(played);
+    let setup = Setup::new(game, config, true, &relay, files)?;
+    // Nothing raises it: the host stops a run by not stepping it.
+    let stop = AtomicBool::new(false);
+    let mut evaluation = GameEvaluation {
+        game,
+        data: &setup.data,
+        config,
+        indices: &setup.indices,
+        stop: &stop,
+        backend: &relay,
+    };
+    let mut executor = Executor {
+        checkpoint: checkpoint.clone(),
+        checkpoint_path: None,
+        generations: config.generations,
+        seed: config.seed,
+        validate_every: config.validate_every,
+        stop: &stop,
+        resume_hint: "step the run again".into(),
+        driver: None,
+    };
+    let ran = executor.run(&mut evaluation, &mut [], |_, _| Progress::hidden());
+    *checkpoint = executor.checkpoint;
+    if let Some(batch) = relay.wanted.take() {
+        return Ok(Reached::Wanted(Box::new(batch)));
+    }
+    ran?;
+    let last = checkpoint
+        .history
+        .last()
+        .expect("at least one generation ran");
+    let scored = score_final(&setup, last, Mode::Quiet, &stop);
+    if let Some(batch) = relay.wanted.take() {
+        return Ok(Reached::Wanted(Box::new(batch)));
+    }
+    let (best, baseline) = scored?;
+    let baseline = baseline.map(|(_, b)| b);
+    let best_toml = best_file(&setup, last, &best, baseline.as_ref()).to_toml(game.feature_names());
+    Ok(Reached::End(Finish {
+        best,
+        baseline,
+        best_toml,
+    }))
+}
+
+/// The backend of a stepped run: a batch the host played is answered with its results; any
+/// other is kept as the one wanted and answered as stopped, which stops the run there.
+struct Relay<'a> {
+    played: &'a [(Batch, Vec<EpisodeResult>)],
+    wanted: RefCell<Option<Batch>>,
+}
+
+impl<'a> Relay<'a> {
+    fn new(played: &'a [(Batch, Vec<EpisodeResult>)]) -> Relay<'a> {
+        Relay {
+            played,
+            wanted: RefCell::new(None),
+        }
+    }
+}
+
+impl Backend for Relay<'_> {
+    fn play(
+        &self,
+        batch: &Batch,
+        _stop: &AtomicBool,
+        _progress: &Progress,
+    ) -> Result<Option<Vec<EpisodeResult>>> {
+        match self.played.iter().find(|(b, _)| b == batch) {
+            Some((_, results)) => Ok(Some(results.clone())),
+            None => {
+                *self.wanted.borrow_mut() = Some(batch.clone());
+                Ok(None)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Table;
+    use crate::commands::evolve::{EvolveArgs, execute};
+
+    /// Plays every batch the run asks for as a pool of `workers` would, in consecutive
+    /// chunks each built from the batch alone, until the run ends; stops early (for a resume)
+    /// once `generations` are done.
+    fn drive(run: &mut SteppedRun, workers: u64, generations: Option<u64>) {
+        while generations.is_none_or(|g| (run.history().len() as u64) < g) {
+            let Some(batch) = run.step().unwrap() else {
+                return;
+            };
+            let (pairs, mut results) = (batch.pairs(), Vec::new());
+            for w in 0..workers {
+                let table = Table::new(&batch).unwrap();
+                let range = pairs * w / workers..pairs * (w + 1) / workers;
+                let stop = AtomicBool::new(false);
+                results.extend(table.play(range, &stop, &Progress::hidden()).unwrap());
+            }
+            run.played(results).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_stepped_run_writes_evolves_bytes_and_resumes_to_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let hand = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/puyo/hand.toml");
+        let hand = hand.to_string_lossy().into_owned();
+        let text = format!(
+            "name = \"steps\"\nseed = 7\ngenerations = 3\ngames = 3\nmax_pieces = 20\n\
+             validation_games = 3\nvalidate_every = 2\nfinal_games = 5\nvalidation_max_pieces = 20\n\
+             init = {hand:?}\nbaseline = {hand:?}\n\
+             [game]\ngame = \"puyo\"\nrules = \"tsu\"\nfitness = \"max_chain\"\n\
+             [optimizer]\nkind = \"cmaes\"\n[cmaes]\npopulation = 4\n"
+        );
+        let path = dir.path().join("run.toml");
+        std::fs::write(&path, &text).unwrap();
+        let out = dir.path().join("out");
+        let args = EvolveArgs {
+            config: Some(path),
+            out: Some(out.clone()),
+            quiet: true,
+            ..EvolveArgs::default()
+        };
+        execute(args, &crate::backend::Local).unwrap();
+        let native = |name: &str| std::fs::read(out.join(name)).unwrap();
+
+        let config = RunConfig::parse(&text).unwrap().resolved();
+        let files = BTreeMap::from([(hand.clone(), std::fs::read_to_string(&hand).unwrap())]);
+        let mut run = SteppedRun::start(config.clone(), files.clone()).unwrap();
+        drive(&mut run, 3, None);
+        assert_eq!(run.history_csv().unwrap(), native("history.csv"));
+        assert_eq!(
+            run.finish().unwrap().best_toml.as_bytes(),
+            native("best.toml")
+        );
+
+        // Stopped after a generation and resumed from its checkpoint: the same bytes.
+        let mut first = SteppedRun::start(config.clone(), files.clone()).unwrap();
+        drive(&mut first, 2, Some(1));
+        let (checkpoint, history) = (first.checkpoint().unwrap(), first.history_csv().unwrap());
+        let mut resumed = SteppedRun::resume(config, files, &checkpoint, Some(&history)).unwrap();
+        drive(&mut resumed, 1, None);
+        assert_eq!(resumed.history_csv().unwrap(), native("history.csv"));
+        assert_eq!(
+            resumed.finish().unwrap().best_toml.as_bytes(),
+            native("best.toml")
+        );
+    }
+}

@@ -14,7 +14,7 @@ mod mpi;
 
 use crate::episode::{play_pairs, thread_pool};
 use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, Game, adapted};
+use crate::game::{EpisodeLimits, EpisodeResult, Game, MAX_DETAILS, adapted};
 use crate::games::{AnyGame, GameSpec};
 use crate::progress::Progress;
 use crate::rng::{Purpose, stream};
@@ -271,6 +271,33 @@ impl<G: Sync> Table<G> {
     }
 }
 
+/// 64-bit words per game result: score (its bits), games (its bits), moves, details.
+pub const RESULT_WORDS: usize = 3 + MAX_DETAILS;
+
+/// Results as 64-bit words, to cross to another process (an MPI rank, a Web Worker) bit for
+/// bit.
+pub fn encode(results: &[EpisodeResult]) -> Vec<u64> {
+    let mut words = Vec::with_capacity(results.len() * RESULT_WORDS);
+    for r in results {
+        words.extend([r.score.to_bits(), r.games.to_bits(), r.moves]);
+        words.extend(r.details);
+    }
+    words
+}
+
+/// The results [`encode`] wrote, whole ones only.
+pub fn decode(words: &[u64]) -> Vec<EpisodeResult> {
+    words
+        .chunks_exact(RESULT_WORDS)
+        .map(|w| EpisodeResult {
+            score: f64::from_bits(w[0]),
+            games: f64::from_bits(w[1]),
+            moves: w[2],
+            details: w[3..].try_into().expect("RESULT_WORDS - 3 details"),
+        })
+        .collect()
+}
+
 /// Deals a batch's pairs out in chunks by guided self-scheduling: each chunk is a quarter of
 /// the asking rank's share of what is left, so chunks shrink as the batch ends and no rank is
 /// left with a long tail, and holds at least one game per thread of the rank.
@@ -375,5 +402,26 @@ mod tests {
         assert!(chunks.windows(2).all(|w| len(&w[0]) >= len(&w[1])));
         assert_eq!(chunks.last().unwrap().end, 1000);
         assert!(chunks.iter().all(|c| len(c) >= 2 || c.end == 1000));
+    }
+
+    #[test]
+    fn results_cross_as_words_unchanged() {
+        let results = vec![
+            EpisodeResult {
+                score: 0.1 + 0.2,
+                games: 1e-7 / 3.0,
+                moves: 7,
+                details: [1, 2, 3, 4, 5, 6, 7, 8],
+            },
+            EpisodeResult {
+                score: -0.0,
+                games: 1.0,
+                moves: u64::MAX,
+                details: [0; MAX_DETAILS],
+            },
+        ];
+        let back = decode(&encode(&results));
+        assert_eq!(back, results);
+        assert!(back[1].score.is_sign_negative());
     }
 }

@@ -11,8 +11,8 @@
 //! words a game, and the stop at the end. Only rank 0's main thread calls MPI; its games are
 //! played by a second thread on its own rayon pool.
 
-use super::{Backend, Batch, Dealer, Local, Table};
-use crate::game::{EpisodeResult, MAX_DETAILS};
+use super::{Backend, Batch, Dealer, Local, Table, decode, encode};
+use crate::game::EpisodeResult;
 use crate::progress::Progress;
 use anyhow::{Context, Result, bail};
 use mpi::Tag;
@@ -28,9 +28,6 @@ const BATCH: Tag = 1;
 const WORK: Tag = 2;
 const RESULTS: Tag = 3;
 const STOP: Tag = 4;
-
-/// 64-bit words per game result: score (its bits), moves, details.
-const WORDS: usize = 3 + MAX_DETAILS;
 
 /// Runs `command` as an MPI job's rank 0, or serves it as another rank. Every rank first
 /// checks that all run the same binary with the same arguments; a mismatch, or a command that
@@ -179,27 +176,6 @@ fn serve(world: &SimpleCommunicator) -> Result<()> {
     }
 }
 
-fn encode(results: &[EpisodeResult]) -> Vec<u64> {
-    let mut words = Vec::with_capacity(results.len() * WORDS);
-    for r in results {
-        words.extend([r.score.to_bits(), r.games.to_bits(), r.moves]);
-        words.extend(r.details);
-    }
-    words
-}
-
-fn decode(words: &[u64]) -> Vec<EpisodeResult> {
-    words
-        .chunks_exact(WORDS)
-        .map(|w| EpisodeResult {
-            score: f64::from_bits(w[0]),
-            games: f64::from_bits(w[1]),
-            moves: w[2],
-            details: w[3..].try_into().expect("WORDS - 3 details"),
-        })
-        .collect()
-}
-
 /// Rank 0's backend: deals every batch out to all ranks.
 struct Cluster<'a> {
     world: &'a SimpleCommunicator,
@@ -271,31 +247,5 @@ impl Backend for Cluster<'_> {
         });
         let all_dealt = dealer.lock().expect("dealer lock").is_done();
         Ok((played && all_dealt).then(|| results.into_inner().expect("results lock")))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn results_cross_as_words_unchanged() {
-        let results = vec![
-            EpisodeResult {
-                score: 0.1 + 0.2,
-                games: 1e-7 / 3.0,
-                moves: 7,
-                details: [1, 2, 3, 4, 5, 6, 7, 8],
-            },
-            EpisodeResult {
-                score: -0.0,
-                games: 1.0,
-                moves: u64::MAX,
-                details: [0; MAX_DETAILS],
-            },
-        ];
-        let back = decode(&encode(&results));
-        assert_eq!(back, results);
-        assert!(back[1].score.is_sign_negative());
     }
 }

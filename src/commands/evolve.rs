@@ -181,10 +181,6 @@ impl EvolveArgs {
         set!(c.name, self.name);
         set!(c.hall_of_fame, self.hall_of_fame);
         set!(c.threads, self.threads);
-        if c.ga.elitism >= c.ga.population {
-            c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
-        }
-        c.ga.tournament = c.ga.tournament.min(c.ga.population.max(1));
         Ok(c.resolved())
     }
 }

@@ -28,6 +28,13 @@ pub struct MovesArgs {
 pub fn run(args: MovesArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.board)
         .with_context(|| format!("cannot read board file {}", args.board.display()))?;
+    print!("{}", listing(&args, &text)?);
+    Ok(())
+}
+
+/// What `moves` prints for the board file `text` (read from `args.board`, which names it in
+/// errors): also what a host without files (a browser) lists for a board.
+pub fn listing(args: &MovesArgs, text: &str) -> Result<String> {
     let source = args.board.display().to_string();
     let game = args.game.as_str();
     if game != "connect" && args.inarow.is_some() {
@@ -40,36 +47,28 @@ pub fn run(args: MovesArgs) -> Result<()> {
     };
     match game {
         "tetris" => {
-            let board = listing::parse_board(&text, &source)?;
+            let board = listing::parse_board(text, &source)?;
             let moves = listing::list_moves(board, piece()?)?;
-            if args.json {
-                println!("{}", serde_json::to_string(&moves)?);
-            } else {
-                print!("{}", listing::format_moves(&moves));
-            }
+            Ok(match args.json {
+                true => format!("{}\n", serde_json::to_string(&moves)?),
+                false => listing::format_moves(&moves),
+            })
         }
-        "puyo" => print!(
-            "{}",
-            crate::games::puyo::listing::moves(&text, &source, piece()?, args.json)?
-        ),
+        "puyo" => crate::games::puyo::listing::moves(text, &source, piece()?, args.json),
         "connect" => {
             if args.piece.is_some() {
                 bail!("connect has no pieces: drop --piece");
             }
-            print!(
-                "{}",
-                crate::games::connect::listing::moves(
-                    &text,
-                    &source,
-                    args.inarow.unwrap_or(4),
-                    args.json
-                )?
-            );
+            crate::games::connect::listing::moves(
+                text,
+                &source,
+                args.inarow.unwrap_or(4),
+                args.json,
+            )
         }
         other => bail!(
             "unknown game `{other}`; valid games: {}",
             GAME_NAMES.join(", ")
         ),
     }
-    Ok(())
 }

@@ -158,9 +158,7 @@ impl RunConfig {
     pub fn load(path: &Path) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
-        if text.parse::<toml::Table>().is_ok_and(|t| t.is_empty()) {
-            // A file that says nothing asks for nothing special: the built-in run, not a
-            // 10 × 20 run with no piece cap that takes hours.
+        if says_nothing(&text) {
             return Ok(RunConfig::builtin());
         }
         let mut config = Self::parse(&text)
@@ -168,6 +166,16 @@ impl RunConfig {
         let base = path.parent().unwrap_or(Path::new(""));
         config.map_paths(|p| clean(&base.join(p)));
         Ok(config)
+    }
+
+    /// The config `evolve --config` runs for a file of `text` and no flags, its paths as
+    /// written (a host holds the files they name: a browser).
+    pub fn from_text(text: &str) -> Result<RunConfig> {
+        let config = match says_nothing(text) {
+            true => RunConfig::builtin(),
+            false => Self::parse(text)?,
+        };
+        Ok(config.resolved())
     }
 
     /// Parses a config's text; an error gives the line and column.
@@ -306,8 +314,12 @@ impl RunConfig {
     }
 
     /// The chosen optimiser's table filled in, so that run.toml states every setting the run
-    /// used.
+    /// used, and the GA's elitism and tournament brought within its population.
     pub fn resolved(mut self) -> RunConfig {
+        if self.ga.elitism >= self.ga.population {
+            self.ga.elitism = self.ga.population.saturating_sub(1).min(self.ga.elitism);
+        }
+        self.ga.tournament = self.ga.tournament.min(self.ga.population.max(1));
         match self.optimizer.kind {
             OptimizerKind::Ga => {}
             OptimizerKind::Cem => self.cem = Some(self.cem_config()),
@@ -406,6 +418,12 @@ impl RunConfig {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a run config serialises")
     }
+}
+
+/// Whether a config's text sets nothing: it asks for nothing special, so it is the built-in
+/// run, not a 10 × 20 run with no piece cap that takes hours.
+fn says_nothing(text: &str) -> bool {
+    text.parse::<toml::Table>().is_ok_and(|t| t.is_empty())
 }
 
 /// Resolves the tuned features' indices in the game's feature list.

@@ -344,7 +344,7 @@ mod tests {
         execute(args, &crate::backend::Local).unwrap();
         let native = |name: &str| std::fs::read(out.join(name)).unwrap();
 
-        let config = RunConfig::parse(&text).unwrap().resolved();
+        let config = RunConfig::from_text(&text).unwrap();
         let files = BTreeMap::from([(hand.clone(), std::fs::read_to_string(&hand).unwrap())]);
         let mut run = SteppedRun::start(config.clone(), files.clone()).unwrap();
         drive(&mut run, 3, None);

@@ -105,13 +105,19 @@ impl GameData {
 
     /// Builds the game from the data alone.
     pub fn build(&self) -> Result<AnyGame> {
+        self.build_from_settings()?
+            .adapted(self.numbered_from, &self.rivals)
+    }
+
+    /// The game the settings and files build, not yet numbered and without rivals: for a
+    /// program that takes its games out of [`AnyGame`] and adapts them itself
+    /// ([`Table::of_game`]).
+    pub fn build_from_settings(&self) -> Result<AnyGame> {
         let load = |path: &Path| match self.files.get(&*path.to_string_lossy()) {
             Some(text) => WeightFile::parse(text),
             None => anyhow::bail!("weights file {} is not in the batch", path.display()),
         };
-        self.spec
-            .build_with(&load)?
-            .adapted(self.numbered_from, &self.rivals)
+        self.spec.build_with(&load)
     }
 }
 
@@ -181,9 +187,7 @@ impl<G: Game + Clone> Backend for LocalGame<'_, G> {
         stop: &AtomicBool,
         progress: &Progress,
     ) -> Result<Option<Vec<EpisodeResult>>> {
-        let game = adapted(self.0, batch.game.numbered_from, &batch.game.rivals)?;
-        let table = Table::ready(game, self.0.feature_names(), batch)?;
-        Ok(table.play_on(&table.game, 0..batch.pairs(), stop, progress))
+        Ok(Table::of_game(self.0, batch)?.play(0..batch.pairs(), stop, progress))
     }
 }
 
@@ -217,6 +221,27 @@ impl Table {
         progress: &Progress,
     ) -> Option<Vec<EpisodeResult>> {
         with_game!(&self.game, g => self.play_on(g, pairs, stop, progress))
+    }
+}
+
+impl<G: Game + Clone> Table<G> {
+    /// `batch` made ready on `game`, a value the caller holds (a game of your own, or one
+    /// taken out of [`AnyGame`] so that only the games a program plays are compiled into it:
+    /// the browser's module): the batch's numbering and rivals applied ([`adapted`]).
+    pub fn of_game(game: &G, batch: &Batch) -> Result<Table<G>> {
+        let adapted = adapted(game, batch.game.numbered_from, &batch.game.rivals)?;
+        Table::ready(adapted, game.feature_names(), batch)
+    }
+
+    /// Plays pairs `pairs` on this process's threads, in pair order; `None` when `stop` was
+    /// raised first.
+    pub fn play(
+        &self,
+        pairs: Range<u64>,
+        stop: &AtomicBool,
+        progress: &Progress,
+    ) -> Option<Vec<EpisodeResult>> {
+        self.play_on(&self.game, pairs, stop, progress)
     }
 }
 

@@ -16,11 +16,9 @@ use super::{Files, RunConfig, Setup, best_file, open_checkpoint, refuse_undriven
 use crate::backend::{Backend, Batch};
 use crate::checkpoint::Checkpoint;
 use crate::game::{EpisodeResult, Game};
-use crate::games::AnyGame;
 use crate::progress::{Mode, Progress};
 use crate::report::{HistoryRow, history_csv};
 use crate::stats::Summary;
-use crate::with_game;
 use anyhow::{Result, bail};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -35,12 +33,14 @@ pub struct Finish {
     pub best_toml: String,
 }
 
-/// An evolution run in memory, driven by [`SteppedRun::step`] and [`SteppedRun::played`].
-pub struct SteppedRun {
+/// An evolution run of the game `G` in memory, driven by [`SteppedRun::step`] and
+/// [`SteppedRun::played`].
+pub struct SteppedRun<G> {
+    /// The game the config describes (built from its settings, or a game of your own).
+    game: G,
     config: RunConfig,
     /// The weights files the config names, by the paths it names them with.
     files: BTreeMap<String, String>,
-    game: AnyGame,
     /// The tuned features, in the order of the history's weights.
     features: Vec<String>,
     checkpoint: Checkpoint,
@@ -51,46 +51,45 @@ pub struct SteppedRun {
     finish: Option<Finish>,
 }
 
-impl SteppedRun {
-    /// Starts the run `config` describes, its weights files (`init`, `baseline`, Connect-N
-    /// opponents) given as `files` by the paths the config names them with. Everything is
-    /// checked as `evolve` checks it, with the same errors.
-    pub fn start(config: RunConfig, files: BTreeMap<String, String>) -> Result<SteppedRun> {
-        Self::open(config, files, None)
+impl<G: Game> SteppedRun<G> {
+    /// Starts the run `config` describes on `game` (the game its settings build, or a game of
+    /// your own, as [`evolve`](super::evolve) takes them), its weights files (`init`,
+    /// `baseline`, Connect-N opponents) given as `files` by the paths the config names them
+    /// with. Everything is checked as `evolve` checks it, with the same errors.
+    pub fn start(game: G, config: RunConfig, files: BTreeMap<String, String>) -> Result<Self> {
+        Self::open(game, config, files, None)
     }
 
     /// Resumes a run of `config` from its sealed checkpoint (`checkpoint`, as
     /// [`SteppedRun::checkpoint`] gave it) and its history.csv, both checked against the
     /// config as `evolve --resume` checks a folder's.
     pub fn resume(
+        game: G,
         config: RunConfig,
         files: BTreeMap<String, String>,
         checkpoint: &str,
         history_csv: Option<&[u8]>,
-    ) -> Result<SteppedRun> {
-        Self::open(config, files, Some((checkpoint, history_csv)))
+    ) -> Result<Self> {
+        Self::open(game, config, files, Some((checkpoint, history_csv)))
     }
 
     /// The run of `config`, from its start or from a sealed checkpoint and its history.csv.
     fn open(
+        game: G,
         config: RunConfig,
         files: BTreeMap<String, String>,
         resumed: Option<(&str, Option<&[u8]>)>,
-    ) -> Result<SteppedRun> {
+    ) -> Result<Self> {
         refuse_undriven_external(&config, false)?;
         if config.hosted.is_some() {
             bail!("a hosted game's run is played by its host (stacktune.custom.evolve)");
         }
-        let game = config
-            .game
-            .build_with(&|path| Files::Given(&files).weights(path))?;
         let given = Files::Given(&files);
-        let (features, checkpoint) =
-            with_game!(&game, g => first_checkpoint(g, &config, given, resumed))?;
+        let (features, checkpoint) = first_checkpoint(&game, &config, given, resumed)?;
         Ok(SteppedRun {
+            game,
             config,
             files,
-            game,
             features,
             checkpoint,
             played: Vec::new(),
@@ -119,8 +118,7 @@ impl SteppedRun {
             played,
             ..
         } = self;
-        let reached =
-            with_game!(&*game, g => advance(g, config, Files::Given(files), checkpoint, played));
+        let reached = advance(game, config, Files::Given(files), checkpoint, played);
         if self.checkpoint.next_generation > done {
             // What finished generations played is never asked for again.
             self.played.clear();
@@ -300,17 +298,19 @@ mod tests {
     use super::*;
     use crate::backend::Table;
     use crate::commands::evolve::{EvolveArgs, execute};
+    use crate::games::AnyGame;
 
     /// Plays every batch the run asks for as a pool of `workers` would, in consecutive
     /// chunks each built from the batch alone, until the run ends; stops early (for a resume)
     /// once `generations` are done.
-    fn drive(run: &mut SteppedRun, workers: u64, generations: Option<u64>) {
+    fn drive<G: Game>(run: &mut SteppedRun<G>, workers: u64, generations: Option<u64>) {
         while generations.is_none_or(|g| (run.history().len() as u64) < g) {
             let Some(batch) = run.step().unwrap() else {
                 return;
             };
             let (pairs, mut results) = (batch.pairs(), Vec::new());
             for w in 0..workers {
+                // Built from the batch alone, as a worker builds it.
                 let table = Table::new(&batch).unwrap();
                 let range = pairs * w / workers..pairs * (w + 1) / workers;
                 let stop = AtomicBool::new(false);
@@ -346,7 +346,10 @@ mod tests {
 
         let config = RunConfig::from_text(&text).unwrap();
         let files = BTreeMap::from([(hand.clone(), std::fs::read_to_string(&hand).unwrap())]);
-        let mut run = SteppedRun::start(config.clone(), files.clone()).unwrap();
+        let Ok(AnyGame::Puyo(game)) = config.game.build() else {
+            panic!("a puyo game");
+        };
+        let mut run = SteppedRun::start(game.clone(), config.clone(), files.clone()).unwrap();
         drive(&mut run, 3, None);
         assert_eq!(run.history_csv().unwrap(), native("history.csv"));
         assert_eq!(
@@ -355,10 +358,11 @@ mod tests {
         );
 
         // Stopped after a generation and resumed from its checkpoint: the same bytes.
-        let mut first = SteppedRun::start(config.clone(), files.clone()).unwrap();
+        let mut first = SteppedRun::start(game.clone(), config.clone(), files.clone()).unwrap();
         drive(&mut first, 2, Some(1));
         let (checkpoint, history) = (first.checkpoint().unwrap(), first.history_csv().unwrap());
-        let mut resumed = SteppedRun::resume(config, files, &checkpoint, Some(&history)).unwrap();
+        let mut resumed =
+            SteppedRun::resume(game, config, files, &checkpoint, Some(&history)).unwrap();
         drive(&mut resumed, 1, None);
         assert_eq!(resumed.history_csv().unwrap(), native("history.csv"));
         assert_eq!(

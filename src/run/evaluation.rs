@@ -93,16 +93,23 @@ pub(super) fn held_out(
     stop: &AtomicBool,
     progress: &Progress,
 ) -> Result<Summary> {
-    let batch = Batch {
+    let batch = held_out_batch(data, weights, games, config);
+    let results = backend
+        .play(&batch, stop, progress)?
+        .context("stopped during validation; resume with --resume")?;
+    Ok(Summary::of_results(&results))
+}
+
+/// The batch of `games` held-out games of a run of `config` on the game `data` describes,
+/// played by `weights` (over all the game's features): the games its validation and final
+/// scores play, and `play --seed <validation_seed>` too, for a host that plays them itself.
+pub fn held_out_batch(data: &GameData, weights: &[f64], games: u64, config: &RunConfig) -> Batch {
+    Batch {
         game: data.numbered_from(config.validation_seed),
         players: vec![weights.to_vec()],
         games,
         streams: Streams::held_out(config.validation_seed),
         limits: config.validation_limits(),
         threads: config.threads,
-    };
-    let results = backend
-        .play(&batch, stop, progress)?
-        .context("stopped during validation; resume with --resume")?;
-    Ok(Summary::of_results(&results))
+    }
 }

@@ -20,6 +20,7 @@ mod stepped;
 
 pub use config::RunConfig;
 use config::feature_indices;
+pub use evaluation::held_out_batch;
 pub use executor::Driver;
 use files::Files;
 pub use stepped::{Finish, SteppedRun};

@@ -14,7 +14,7 @@
 mod presets;
 
 use serde::Serialize;
-use stacktune::backend::{Batch, Dealer, Table, decode, encode};
+use stacktune::backend::{Batch, Dealer, GameData, Table, decode, encode, vector};
 use stacktune::commands::moves::{MovesArgs, listing};
 use stacktune::eval::LinearPlayer;
 use stacktune::game::Game;
@@ -24,7 +24,7 @@ use stacktune::games::puyo::Puyo;
 use stacktune::games::tetris::Tetris;
 use stacktune::progress::Progress;
 use stacktune::replay::{DEFAULT_MOVE_CAP, record_games};
-use stacktune::run::{RunConfig, SteppedRun};
+use stacktune::run::{RunConfig, SteppedRun, held_out_batch};
 use stacktune::search::Player;
 use stacktune::stats::Summary;
 use stacktune::weights::WeightFile;
@@ -116,8 +116,9 @@ pub fn presets() -> Js<String> {
 }
 
 /// What the page shows of the game a config plays: `{game, rules, score, features, tuned,
-/// init}`, every feature of the game, those the run tunes, and the weights of its `init`
-/// file (null without one).
+/// init, final_games, play_command}`, every feature of the game, those the run tunes, the
+/// weights of its `init` file (null without one), and the run's final held-out games with
+/// the command that plays them with best.toml.
 #[wasm_bindgen]
 pub fn describe(config: &str, files: &str) -> Js<String> {
     let files = files_of(files)?;
@@ -132,6 +133,7 @@ pub fn describe(config: &str, files: &str) -> Js<String> {
         true => features.to_vec(),
         false => config.features.iter().map(String::as_str).collect(),
     };
+    let opponents = with_game!(&game, g => g.opponents().len().max(1) as u64);
     #[derive(Serialize)]
     struct Description<'a> {
         game: &'a str,
@@ -140,6 +142,10 @@ pub fn describe(config: &str, files: &str) -> Js<String> {
         features: &'a [&'a str],
         tuned: Vec<&'a str>,
         init: Option<BTreeMap<String, f64>>,
+        /// The run's final held-out games, and the `play` command that plays them with
+        /// best.toml.
+        final_games: u64,
+        play_command: String,
     }
     json(&Description {
         game: name,
@@ -148,6 +154,8 @@ pub fn describe(config: &str, files: &str) -> Js<String> {
         features,
         tuned,
         init,
+        final_games: config.final_games,
+        play_command: config.play_command(Path::new("best.toml"), config.final_games / opponents),
     })
 }
 
@@ -238,6 +246,50 @@ pub fn replays(config: &str, files: &str, weights: &str, file: &str) -> Js<Strin
         )
     });
     json(&replays)
+}
+
+/// The config `config` with its `init` naming `path` instead: a run from weights the page
+/// holds (the editor's), run.toml as `evolve` would read it.
+#[wasm_bindgen]
+pub fn set_init(config: &str, path: &str) -> Js<String> {
+    let mut config = RunConfig::from_text(config).map_err(js)?;
+    config.init = Some(PathBuf::from(path));
+    Ok(config.to_toml())
+}
+
+/// The batch (JSON, for [`Games`]) of `games` held-out games of the config's run played by
+/// `weights` (`{name: weight}`): the games its final score plays, the ones
+/// `stacktune play --seed <validation_seed>` plays.
+#[wasm_bindgen]
+pub fn held_out(config: &str, files: &str, weights: &str, games: u32) -> Js<String> {
+    let files = files_of(files)?;
+    let (config, game) = game_of(config, &files).map_err(js)?;
+    let file = weights_of(&config, &game, weights)?;
+    let weights = with_game!(&game, g => LinearPlayer::from_file(g, &file)
+        .map(|p| vector(&p, g.feature_names().len())));
+    let weights = weights.map_err(js)?;
+    let data = GameData::read_with(&config.game, &|path| {
+        files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("weights file {path} is not given"))
+    })
+    .map_err(js)?;
+    json(&held_out_batch(&data, &weights, games as u64, &config))
+}
+
+/// The moves (placements) results ([`Games::play`]'s words) played: what the page's speed
+/// counts.
+#[wasm_bindgen]
+pub fn placements(words: Vec<u64>) -> f64 {
+    decode(&words).iter().map(|r| r.moves as f64).sum()
+}
+
+/// What `play` reports of results ([`Games::play`]'s words): `{games, mean, median, std,
+/// ci95, min, max}`.
+#[wasm_bindgen]
+pub fn summarize(words: Vec<u64>) -> Js<String> {
+    json(&Summary::of_results(&decode(&words)))
 }
 
 /// `stacktune moves --json`'s listing of a board file's text: every placement of `piece` (none

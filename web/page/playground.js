@@ -1,0 +1,705 @@
+// The stacktune playground: the page around the WebAssembly module (docs/web.md).
+//
+// The run is the library's (`Run`, evolve's run stepped by this page): it hands out batches
+// of games, a pool of Web Workers plays them (each worker its own instance of the module,
+// ranges dealt as workers finish) and the results go back in the batch's order, so a run is
+// byte for byte `stacktune evolve`'s with the same config, whatever the number of workers.
+// What the user makes (edited weights and settings, the run so far) is kept in this
+// browser's localStorage, so a reload or a mistake loses nothing.
+import init, * as st from "./stacktune_web.js";
+import { LANGUAGES, currentLanguage, meaning, setLanguage, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE = "stacktune-playground";
+
+// ---------------------------------------------------------------- what the page holds
+
+const page = {
+  module: null, // the compiled module, shared with the workers
+  presets: [],
+  preset: null, // {id, config, files}
+  config: "", // run.toml's text, as the settings box holds it
+  info: null, // describe(config): the game, its features, the hand-set weights
+  pool: null,
+  run: null, // the library's Run, or null
+  runWith: null, // {preset, config, files, edited}: what the run was started with
+  state: null, // the run's state: history, and at the end its held-out figures and best.toml
+  saved: null, // a finished run as stored: its state and history.csv, without a Run
+  running: false,
+  status: { key: "idle", vars: {} },
+  versus: { moves: "", ending: null, busy: false },
+};
+
+function stored() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function store(patch) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ ...stored(), ...patch }));
+  } catch {
+    // A full or disabled storage only loses the copy kept for a reload.
+  }
+}
+
+// The user's edits to a preset: its settings and weights.
+function edits(id) {
+  return stored().edits?.[id] ?? {};
+}
+
+function keepEdits(patch) {
+  const all = stored().edits ?? {};
+  all[page.preset.id] = { ...all[page.preset.id], ...patch };
+  store({ edits: all });
+}
+
+// ---------------------------------------------------------------- messages
+
+function say(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = kind;
+  box.hidden = !text;
+}
+
+// Runs `work`, showing its error (the library's one line) instead of throwing it.
+async function guarded(work) {
+  try {
+    say("");
+    return await work();
+  } catch (error) {
+    if (!(error instanceof Stopped)) say(error.message ?? String(error));
+    return undefined;
+  }
+}
+
+function showStatus(key, vars = {}) {
+  page.status = { key, vars };
+  $("status").textContent = t(key, vars);
+}
+
+function duration(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
+function number(x, digits = 3) {
+  return Number(x).toLocaleString(currentLanguage() === "ja" ? "ja-JP" : "en-US", { maximumFractionDigits: digits });
+}
+
+function download(name, text) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// ---------------------------------------------------------------- the pool of workers
+
+class Stopped extends Error {}
+
+// Workers playing a batch's pairs in ranges, each taking the next range as it finishes;
+// results come back in the batch's order. stop() ends the workers at once (the batch is
+// played again on resume: the run asks for it again).
+class Pool {
+  constructor(module, size) {
+    this.module = module;
+    this.size = size;
+    this.workers = [];
+    this.batches = 0;
+    this.fail = null;
+  }
+
+  start() {
+    while (this.workers.length < this.size) {
+      const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+      worker.postMessage({ type: "init", module: this.module });
+      this.workers.push(worker);
+    }
+  }
+
+  stop() {
+    for (const worker of this.workers) worker.terminate();
+    this.workers = [];
+    if (this.fail) this.fail(new Stopped("stopped"));
+  }
+
+  // Plays every pair of `batch` (JSON); `progress(games, placements)` hears of each range.
+  play(batch, progress) {
+    this.start();
+    const { players, games } = JSON.parse(batch);
+    const pairs = players.length * games;
+    const ranges = st.chunks(pairs, this.size);
+    const id = ++this.batches;
+    const parts = new Array(ranges.length / 2);
+    let next = 0;
+    let done = 0;
+    return new Promise((resolve, reject) => {
+      this.fail = reject;
+      const give = (worker) => {
+        if (next < parts.length) {
+          const k = next++;
+          worker.postMessage({ type: "play", id, k, start: ranges[2 * k], end: ranges[2 * k + 1] });
+        }
+      };
+      for (const worker of this.workers) {
+        worker.onmessage = ({ data }) => {
+          if (data.id !== id) return;
+          if (data.type === "error") {
+            this.fail = null;
+            reject(new Error(data.message));
+            return;
+          }
+          parts[data.k] = data.words;
+          done++;
+          progress(ranges[2 * data.k + 1] - ranges[2 * data.k], st.placements(data.words));
+          if (done === parts.length) {
+            this.fail = null;
+            const words = new BigUint64Array(parts.reduce((n, p) => n + p.length, 0));
+            let at = 0;
+            for (const part of parts) {
+              words.set(part, at);
+              at += part.length;
+            }
+            resolve(words);
+          } else {
+            give(worker);
+          }
+        };
+        worker.onerror = (event) => {
+          this.fail = null;
+          reject(new Error(event.message || "a worker failed to start"));
+        };
+        worker.postMessage({ type: "batch", id, batch });
+        give(worker);
+      }
+    });
+  }
+}
+
+function pool() {
+  const size = Number($("workers").value);
+  if (!page.pool || page.pool.size !== size) {
+    if (page.pool) page.pool.stop();
+    page.pool = new Pool(page.module, size);
+  }
+  return page.pool;
+}
+
+// ---------------------------------------------------------------- the game and its weights
+
+function filesJson(files = page.preset.files) {
+  return JSON.stringify(files);
+}
+
+function weightsText(weights, source) {
+  return st.weights_file(page.config, JSON.stringify(weights), source);
+}
+
+// The weights in the editor, {name: number}; a weight that is not a finite number is an
+// error naming it, and the editor keeps what was typed.
+function editorWeights() {
+  const weights = {};
+  for (const input of document.querySelectorAll("#weights-table input")) {
+    const value = input.value.trim();
+    const x = Number(value);
+    if (value === "" || !Number.isFinite(x)) {
+      input.focus();
+      throw new Error(t("error.weight", { name: input.dataset.feature, value }));
+    }
+    weights[input.dataset.feature] = x;
+  }
+  return weights;
+}
+
+function handWeights() {
+  const hand = {};
+  for (const name of page.info.tuned) hand[name] = page.info.init?.[name] ?? 0;
+  return hand;
+}
+
+function fillEditor(weights) {
+  const body = $("weights-table").tBodies[0];
+  body.replaceChildren();
+  for (const name of page.info.tuned) {
+    const row = body.insertRow();
+    const head = document.createElement("th");
+    head.textContent = name;
+    row.appendChild(head);
+    const input = document.createElement("input");
+    input.dataset.feature = name;
+    input.inputMode = "decimal";
+    input.value = String(weights[name] ?? 0);
+    input.addEventListener("input", () => keepEdits({ weights: rawEditor() }));
+    row.insertCell().appendChild(input);
+    row.insertCell().textContent = meaning(page.info.game, name);
+  }
+}
+
+// The editor's text as typed, kept for a reload even when it is not a number yet.
+function rawEditor() {
+  const raw = {};
+  for (const input of document.querySelectorAll("#weights-table input")) raw[input.dataset.feature] = input.value;
+  return raw;
+}
+
+// Reads the settings box: the game it describes and the hand-set weights. A bad config is
+// one line, and the box keeps its text.
+function describe(config) {
+  const info = JSON.parse(st.describe(config, filesJson()));
+  page.config = config;
+  page.info = info;
+  $("versus").hidden = info.game !== "connect";
+  $("commands").textContent = [
+    "stacktune evolve --config run.toml --out my-run",
+    info.play_command,
+  ].join("\n");
+}
+
+async function choosePreset(id) {
+  if (page.running) throw new Error(t("error.busy"));
+  page.preset = page.presets.find((p) => p.id === id) ?? page.presets[0];
+  $("preset").value = page.preset.id;
+  $("about").textContent = t(`about.${page.preset.id}`);
+  const mine = edits(page.preset.id);
+  $("config").value = mine.config ?? page.preset.config;
+  try {
+    describe($("config").value);
+  } catch (error) {
+    // The stored settings no longer read: the preset's own, the stored text kept in the box.
+    describe(page.preset.config);
+    say(error.message);
+  }
+  fillEditor({ ...handWeights(), ...(mine.weights ?? {}) });
+  store({ preset: page.preset.id });
+  showRun();
+  newVersus();
+}
+
+// ---------------------------------------------------------------- the run
+
+function progressText(batch, history, generations) {
+  const { streams } = JSON.parse(batch);
+  if (streams.purpose === "TrainingGames") return "status.generation";
+  return history < generations ? "status.validation" : "status.final";
+}
+
+async function evolve() {
+  page.running = true;
+  page.saved = null;
+  buttons();
+  const started = performance.now();
+  let placements = 0;
+  try {
+    for (;;) {
+      const batch = page.run.step();
+      if (batch === undefined) break;
+      const { players, games } = JSON.parse(batch);
+      const total = players.length * games;
+      const key = progressText(batch, page.state.history.length, page.state.generations);
+      const vars = { g: page.state.history.length + 1, n: page.state.generations, total, done: 0 };
+      showStatus(key, vars);
+      $("progress").max = total;
+      $("progress").value = 0;
+      const words = await pool().play(batch, (played, moves) => {
+        vars.done += played;
+        placements += moves;
+        $("progress").value = vars.done;
+        showStatus(key, vars);
+        const elapsed = performance.now() - started;
+        $("rate").textContent = t("status.speed", {
+          rate: number(Math.round(placements / (elapsed / 1000)), 0),
+          workers: page.pool.size,
+          elapsed: duration(elapsed),
+        });
+      });
+      page.run.played(words);
+      refresh();
+    }
+    refresh();
+    showStatus("status.done", { n: page.state.generations, elapsed: duration(performance.now() - started) });
+  } catch (error) {
+    if (error instanceof Stopped) {
+      showStatus("status.stopped", { g: page.state.history.length, n: page.state.generations });
+    } else {
+      say(error.message ?? String(error));
+    }
+  } finally {
+    page.running = false;
+    buttons();
+  }
+}
+
+// The run's state after a batch: charts, result, and the copy kept for a reload.
+function refresh() {
+  const before = page.state?.history.length;
+  page.state = JSON.parse(page.run.state());
+  if (page.state.history.length !== before || page.state.finish) {
+    store({
+      run: {
+        ...page.runWith,
+        checkpoint: page.run.checkpoint(),
+        history: page.run.history_csv(),
+        state: page.state,
+      },
+    });
+  }
+  showRun();
+}
+
+function startRun() {
+  if (page.running) throw new Error(t("error.busy"));
+  const weights = editorWeights();
+  let config = page.config;
+  const files = { ...page.preset.files };
+  describe(config);
+  const hand = handWeights();
+  const edited = page.info.tuned.some((name) => weights[name] !== hand[name]);
+  if (edited) {
+    files["start.toml"] = weightsText(weights, "the stacktune playground's editor");
+    config = st.set_init(config, "start.toml");
+  }
+  dropRun();
+  page.run = new st.Run(config, filesJson(files));
+  page.runWith = { preset: page.preset.id, config, files, edited };
+  refresh();
+  evolve();
+}
+
+function dropRun() {
+  if (page.run) page.run.free();
+  page.run = null;
+  page.runWith = null;
+  page.state = null;
+  page.saved = null;
+  store({ run: null });
+}
+
+// A run kept in this browser: resumed where it stopped, or its end shown as it was.
+function restoreRun() {
+  const kept = stored().run;
+  if (!kept || kept.preset !== page.preset.id) return;
+  page.runWith = { preset: kept.preset, config: kept.config, files: kept.files, edited: kept.edited };
+  if (kept.state.finish) {
+    page.state = kept.state;
+    page.saved = kept;
+    showStatus("status.restored");
+  } else {
+    page.run = st.Run.resume(kept.config, filesJson(kept.files), kept.checkpoint, kept.history);
+    page.state = JSON.parse(page.run.state());
+    showStatus("status.saved", { g: page.state.history.length, n: page.state.generations });
+  }
+  showRun();
+}
+
+function historyCsv() {
+  return page.run ? page.run.history_csv() : page.saved.history;
+}
+
+function bestWeights() {
+  const row = page.state.history[page.state.history.length - 1];
+  const weights = {};
+  page.state.features.forEach((name, i) => {
+    weights[name] = row.best_weights[i];
+  });
+  return weights;
+}
+
+function evolvedWeights() {
+  // best.toml's weights once the run is over, else the last generation's best.
+  if (page.state.finish) return JSON.parse(st.read_weights(page.config, page.state.finish.best_toml));
+  return bestWeights();
+}
+
+function showRun() {
+  const s = page.state;
+  const has = s && s.history.length > 0 && page.runWith?.preset === page.preset.id;
+  $("charts").hidden = !has;
+  $("fitness-chart").replaceChildren();
+  $("weights-chart").replaceChildren();
+  if (has) {
+    const f = s.finish;
+    drawRunCharts({
+      history: s.history,
+      features: s.features,
+      measure: page.info.score,
+      final_summary: f && {
+        best: f.best,
+        baseline: f.baseline && [t("result.hand"), f.baseline],
+      },
+    });
+  }
+  const f = has ? s.finish : null;
+  $("result").hidden = !f;
+  $("downloads").hidden = !has;
+  $("download-best").hidden = !f;
+  $("download-start").hidden = !(has && page.runWith.edited);
+  $("start-note").hidden = !(has && page.runWith.edited);
+  $("watch-best").disabled = !has;
+  if (f) {
+    $("result-measure").textContent = t("result.mean", { measure: page.info.score });
+    $("result-tuned").textContent = `${number(f.best.mean)} ± ${number(f.best.ci95)}`;
+    $("result-tuned-games").textContent = f.best.games;
+    $("result-hand-row").hidden = !f.baseline;
+    if (f.baseline) {
+      $("result-hand").textContent = `${number(f.baseline.mean)} ± ${number(f.baseline.ci95)}`;
+      $("result-hand-games").textContent = f.baseline.games;
+      const beats = f.best.mean - f.best.ci95 > f.baseline.mean + f.baseline.ci95;
+      $("result-verdict").textContent = t(beats ? "result.beats" : "result.close");
+      $("result-verdict").dataset.beats = beats;
+    }
+  }
+  buttons();
+}
+
+function buttons() {
+  const running = page.running;
+  const unfinished = page.run && !page.state?.finish;
+  $("start").disabled = running;
+  $("stop").disabled = !running;
+  $("resume").disabled = running || !unfinished || page.state?.history === undefined;
+  $("discard").disabled = running || !(page.run || page.saved);
+  $("preset").disabled = running;
+  $("weights-measure").disabled = running;
+  $("workers").disabled = running;
+}
+
+// ---------------------------------------------------------------- watching and measuring
+
+function watch(weights, file) {
+  const replays = JSON.parse(st.replays(page.config, filesJson(), JSON.stringify(weights), file));
+  const fresh = $("replay-template").content.firstElementChild.cloneNode(true);
+  $("replay").replaceWith(fresh);
+  DATA.replays = replays; // report.js's data, which its replay reads
+  startReplays();
+}
+
+async function measure() {
+  if (page.running) throw new Error(t("error.busy"));
+  const weights = editorWeights();
+  const batch = st.held_out(page.config, filesJson(), JSON.stringify(weights), page.info.final_games);
+  page.running = true;
+  buttons();
+  try {
+    const words = await pool().play(batch, () => {});
+    const s = JSON.parse(st.summarize(words));
+    $("measure-result").textContent = t("measure.result", {
+      games: s.games,
+      measure: page.info.score,
+      mean: number(s.mean),
+      ci95: number(s.ci95),
+    });
+  } finally {
+    page.running = false;
+    buttons();
+  }
+}
+
+// ---------------------------------------------------------------- Connect Four against the player
+
+function newVersus() {
+  page.versus = { moves: "", ending: null, busy: false };
+  if (page.info?.game !== "connect") return;
+  if ($("vs-first").value === "it") versusMove("");
+  else drawVersus(JSON.parse(st.connect(page.config, "", undefined, 1)));
+}
+
+function versusWeights() {
+  return $("vs-weights").value === "best" && page.state?.history.length ? evolvedWeights() : editorWeights();
+}
+
+// Plays `moves` (the human's move appended) and the player's reply.
+function versusMove(moves) {
+  const depth = Number($("vs-depth").value);
+  const board = JSON.parse(st.connect(page.config, moves, JSON.stringify(versusWeights()), depth));
+  page.versus.moves = board.moves;
+  page.versus.ending = board.ending;
+  drawVersus(board);
+}
+
+function drawVersus(board) {
+  const canvas = $("vs-board");
+  const rows = board.rows.length;
+  const columns = board.rows[0].length;
+  const size = Math.min(50, Math.floor(Math.min(canvas.parentElement.clientWidth, 350) / columns));
+  canvas.width = columns * size;
+  canvas.height = rows * size;
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#1d3f8f";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  board.rows.forEach((row, r) => {
+    row.split("").forEach((cell, c) => {
+      ctx.fillStyle = cell === "X" ? "#e0303a" : cell === "O" ? "#e8c420" : "#f4f4f4";
+      ctx.beginPath();
+      ctx.arc(c * size + size / 2, r * size + size / 2, size / 2 - 4, 0, 2 * Math.PI);
+      ctx.fill();
+    });
+  });
+  canvas.dataset.moves = board.moves;
+  page.versus.columns = columns;
+  let text;
+  if (board.ending === "draw") text = t("vs.draw");
+  else if (board.ending) text = t(board.reply ? "vs.it-wins" : "vs.you-win");
+  else text = (board.reply ? `${t("vs.replied", { c: board.reply })} ` : "") + t("vs.your-turn");
+  $("vs-status").textContent = text;
+  $("vs-status").dataset.ending = board.ending ?? "";
+}
+
+function versusClick(event) {
+  if (page.versus.ending || page.versus.busy) return;
+  const box = $("vs-board").getBoundingClientRect();
+  const column = Math.floor(((event.clientX - box.left) / box.width) * page.versus.columns);
+  page.versus.busy = true;
+  try {
+    versusMove(page.versus.moves + String(column + 1));
+  } finally {
+    page.versus.busy = false;
+  }
+}
+
+// ---------------------------------------------------------------- sharing
+
+function base64url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+async function share() {
+  const toml = weightsText(editorWeights(), "a stacktune playground link");
+  const url = `${location.href.split("#")[0]}#p=${page.preset.id}&w=${base64url(toml)}`;
+  const shown = $("share-link");
+  shown.hidden = false;
+  shown.textContent = `${t("share.shown")} ${url}`;
+  try {
+    await navigator.clipboard.writeText(url);
+    say(t("share.done"), "info");
+  } catch {
+    // Without clipboard access (a page not served over https or localhost) the link is shown.
+  }
+}
+
+// A link's weights: `#p=PRESET&w=TOML`, read as a loaded weights file is.
+function openLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has("p")) return false;
+  const preset = page.presets.find((p) => p.id === params.get("p"));
+  if (!preset) return false;
+  page.preset = preset;
+  return params.has("w") ? params.get("w") : "";
+}
+
+function loadWeights(text) {
+  const weights = JSON.parse(st.read_weights(page.config, text));
+  fillEditor({ ...handWeights(), ...weights });
+  keepEdits({ weights: rawEditor() });
+}
+
+// ---------------------------------------------------------------- start
+
+function wire() {
+  $("preset").addEventListener("change", () => guarded(() => choosePreset($("preset").value)));
+  $("config").addEventListener("change", () =>
+    guarded(() => {
+      keepEdits({ config: $("config").value });
+      describe($("config").value);
+      fillEditor({ ...handWeights(), ...rawEditor() });
+    }),
+  );
+  $("weights-reset").addEventListener("click", () =>
+    guarded(() => {
+      fillEditor(handWeights());
+      keepEdits({ weights: rawEditor() });
+    }),
+  );
+  $("weights-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    event.target.value = "";
+    if (file) {
+      const text = await file.text();
+      guarded(() => loadWeights(text));
+    }
+  });
+  $("weights-download").addEventListener("click", () =>
+    guarded(() => download("weights.toml", weightsText(editorWeights(), "the stacktune playground's editor"))),
+  );
+  $("weights-share").addEventListener("click", () => guarded(share));
+  $("weights-measure").addEventListener("click", () => guarded(measure));
+  $("start").addEventListener("click", () => guarded(startRun));
+  $("stop").addEventListener("click", () => page.pool?.stop());
+  $("resume").addEventListener("click", () => guarded(() => evolve()));
+  $("discard").addEventListener("click", () =>
+    guarded(() => {
+      dropRun();
+      showStatus("idle");
+      showRun();
+    }),
+  );
+  $("download-best").addEventListener("click", () => download("best.toml", page.state.finish.best_toml));
+  $("download-history").addEventListener("click", () => download("history.csv", historyCsv()));
+  $("download-config").addEventListener("click", () => download("run.toml", page.runWith.config));
+  $("download-start").addEventListener("click", () => download("start.toml", page.runWith.files["start.toml"]));
+  $("use-best").addEventListener("click", () =>
+    guarded(() => {
+      fillEditor({ ...handWeights(), ...evolvedWeights() });
+      keepEdits({ weights: rawEditor() });
+    }),
+  );
+  $("watch-mine").addEventListener("click", () => guarded(() => watch(editorWeights(), "weights.toml")));
+  $("watch-best").addEventListener("click", () => guarded(() => watch(evolvedWeights(), "best.toml")));
+  $("vs-new").addEventListener("click", () => guarded(newVersus));
+  $("vs-first").addEventListener("change", () => guarded(newVersus));
+  $("vs-board").addEventListener("click", (event) => guarded(() => versusClick(event)));
+  $("lang").addEventListener("change", () => {
+    setLanguage($("lang").value);
+    store({ lang: $("lang").value });
+    retranslate();
+  });
+}
+
+function retranslate() {
+  if (page.preset) {
+    $("about").textContent = t(`about.${page.preset.id}`);
+    for (const option of $("preset").options) option.textContent = t(`preset.${option.value}`);
+    const weights = rawEditor();
+    fillEditor(weights);
+    showRun();
+  }
+  showStatus(page.status.key, page.status.vars);
+  $("footer").textContent = t("footer", { version: "0.1.0" });
+}
+
+async function main() {
+  const lang = stored().lang ?? (navigator.language.startsWith("ja") ? "ja" : "en");
+  for (const [code, name] of Object.entries(LANGUAGES)) $("lang").add(new Option(name, code));
+  $("lang").value = lang;
+  setLanguage(lang);
+  const bytes = await (await fetch(new URL("stacktune_web_bg.wasm", import.meta.url))).arrayBuffer();
+  page.module = await WebAssembly.compile(bytes);
+  await init({ module_or_path: page.module });
+  const cores = Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2));
+  for (let n = 1; n <= cores; n++) $("workers").add(new Option(String(n), String(n)));
+  $("workers").value = String(cores);
+  page.presets = JSON.parse(st.presets());
+  $("preset").replaceChildren(...page.presets.map((p) => new Option(t(`preset.${p.id}`), p.id)));
+  $("preset").disabled = false;
+  wire();
+  const linked = openLink();
+  await guarded(() => choosePreset(page.preset?.id ?? stored().preset ?? page.presets[0].id));
+  if (linked) await guarded(() => loadWeights(fromBase64url(linked)));
+  await guarded(restoreRun);
+  retranslate();
+}
+
+main();

@@ -8,10 +8,10 @@ use std::fmt;
 
 /// Most features any game may define. Feature values live in a fixed array so that scoring a
 /// placement never allocates.
-pub const MAX_FEATURES: usize = 32;
+pub const MAX_FEATURES: usize = 64;
 
 /// A set of feature indices as a bit mask: games compute only the features a weight set uses.
-pub type FeatureMask = u32;
+pub type FeatureMask = u64;
 
 /// Feature values of one resulting state, indexed by the game's feature order. Only the entries
 /// whose bit is set in the requested [`FeatureMask`] are meaningful.
@@ -251,6 +251,12 @@ pub trait Game: Send + Sync {
     {
         let _ = seed;
         self.clone()
+    }
+
+    /// How a two-player game's episodes against one opponent differ (Connect-N alternates
+    /// colours), for `play`'s table; `None` for a one-player game.
+    fn pairing(&self) -> Option<&'static str> {
+        None
     }
 
     /// Who plays what in episode `index`, for `watch`; `None` for a one-player game.

@@ -795,7 +795,7 @@ proptest! {
         let game = Puyo::new(Rules::Programming);
         let collect = |field: Field, p: Pair| {
             let mut out: Vec<(Placement, Outcome, FeatureValues)> = Vec::new();
-            game.for_each_move(&Position::new(field, p), u32::MAX, &mut |m, _, o, v| {
+            game.for_each_move(&Position::new(field, p), u64::MAX, &mut |m, _, o, v| {
                 out.push((m, *o, *v));
             });
             out

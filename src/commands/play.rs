@@ -148,7 +148,8 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
             let games = format!("{} (seed {})", report.summary.games, args.seed);
             print_report(&report, g.score_name(), &args.weights, &games);
         } else {
-            print_versus(&report, &args.weights, args.games, args.seed);
+            let pairing = g.pairing().unwrap_or_default();
+            print_versus(&report, &args.weights, args.games, args.seed, pairing);
         }
     });
     Ok(())

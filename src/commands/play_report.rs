@@ -70,9 +70,15 @@ impl Versus {
 }
 
 /// The win/draw/loss table of a two-player game.
-pub(super) fn print_versus(report: &PlayReport, weights: &Path, games: u64, seed: u64) {
+pub(super) fn print_versus(
+    report: &PlayReport,
+    weights: &Path,
+    games: u64,
+    seed: u64,
+    pairing: &str,
+) {
     println!("weights   {}", weights.display());
-    println!("games     {games} against each opponent (seed {seed}), colours alternated");
+    println!("games     {games} against each opponent (seed {seed}), {pairing}");
     let width = report
         .opponents
         .iter()

@@ -520,3 +520,101 @@ fn garbage_that_pushes_the_stack_past_the_top_loses() {
     side.incoming.push(2, 0);
     assert!(side.rise(&rules));
 }
+
+// ---------------------------------------------------------------------------------------
+// Features on board files, worked by hand.
+
+/// Every feature of `board` after a piece that cleared nothing (an O at row 0), with
+/// `incoming` rows waiting.
+fn feature_values(board: &Board, incoming: u32) -> BTreeMap<&'static str, f64> {
+    use stacktune::game::FeatureValues;
+    use stacktune::games::guideline::features::{FEATURE_NAMES, write};
+    let mut side = Side::given(*board, Queue::given(&[1, 1]), None, 0, false);
+    side.incoming.push(incoming, 3);
+    let mut values = FeatureValues::default();
+    let all = (1u64 << FEATURE_NAMES.len()) - 1;
+    write(&side, 1, 0, &Default::default(), all, &mut values);
+    FEATURE_NAMES.iter().enumerate().map(|(i, &n)| (n, values.0[i])).collect()
+}
+
+fn assert_features(name: &str, incoming: u32, expected: &[(&str, f64)]) {
+    let values = feature_values(&board(name), incoming);
+    for &(feature, value) in expected {
+        assert_eq!(values[feature], value, "{name}: {feature}");
+    }
+}
+
+#[test]
+fn holes_cavities_overhangs_and_covered_cells() {
+    // Heights 2 0 0 3 0 0 0 0 2 1; column 3 stands on two empty cells: the lower one is
+    // closed in (a cavity: Cold Clear asks its neighbour to be a row below it), the upper one
+    // is open to the left (an overhang); the lower one has two rows above it (covered 2).
+    assert_features(
+        "overhang",
+        0,
+        &[
+            ("height", 3.0),
+            ("holes", 2.0),
+            ("cavity_cells", 1.0),
+            ("cavity_cells_sq", 1.0),
+            ("overhang_cells", 1.0),
+            ("overhang_cells_sq", 1.0),
+            ("covered_cells", 2.0),
+            ("covered_cells_sq", 4.0),
+            // The well is column 7 (the rightmost lowest); the rest: 2+0+3+3+0+0+2+1.
+            ("bumpiness", 11.0),
+            ("bumpiness_sq", 27.0),
+            ("well_depth", 0.0),
+            ("well_column_7", 0.0),
+            // Rows 0-2: 2 + 4 + 4 changes, and 2 for each of the 37 empty rows.
+            ("row_transitions", 84.0),
+            ("tslot_1", 0.0),
+            ("tslot_2", 0.0),
+            ("tslot_3", 0.0),
+        ],
+    );
+}
+
+#[test]
+fn a_well_three_deep_in_column_four() {
+    assert_features(
+        "well",
+        5,
+        &[
+            ("height", 4.0),
+            ("holes", 0.0),
+            ("well_depth", 3.0),
+            ("well_column_4", 1.0),
+            ("well_column_3", 0.0),
+            ("bumpiness", 2.0),
+            ("bumpiness_sq", 2.0),
+            ("row_transitions", 82.0),
+            ("pending_garbage", 5.0),
+            ("garbage_height", 9.0),
+            ("top_half", 0.0),
+        ],
+    );
+}
+
+#[test]
+fn t_slots_by_the_lines_the_best_t_spin_clears() {
+    assert_features("tsd", 0, &[("tslot_1", 0.0), ("tslot_2", 1.0), ("tslot_3", 0.0)]);
+    assert_features("tst-kick", 0, &[("tslot_2", 0.0), ("tslot_3", 1.0)]);
+}
+
+#[test]
+fn move_features_name_the_clear_and_what_it_sent() {
+    let tsd = spun("tsd", "south", 4, 1, "full");
+    let f = &tsd.features;
+    assert_eq!(
+        (f["tspin2"], f["clear2"], f["attack"], f["wasted_t"], f["back_to_back"], f["combo"]),
+        (1.0, 0.0, 4.0, 0.0, 1.0, 1.0)
+    );
+    // A T dropped flat on the same board clears nothing and is a T wasted.
+    let flat = listing::list(board("tsd"), "T")
+        .unwrap()
+        .into_iter()
+        .find(|m| m.lines == 0 && m.spin == "none")
+        .unwrap();
+    assert_eq!((flat.features["wasted_t"], flat.features["attack"]), (1.0, 0.0));
+}

@@ -48,7 +48,7 @@ fn front_end_messages_are_written_as_the_spec_writes_them() {
     rows[0][0] = json!("G");
     rows[1][2] = json!("T");
     assert_eq!(
-        sent(&FrontendMessage::Start(start)),
+        sent(&FrontendMessage::Start(Box::new(start))),
         json!({"type": "start", "hold": "I", "queue": ["S", "Z", "O"], "combo": 1,
             "back_to_back": true, "board": rows,
             "randomizer": {"type": "seven_bag", "bag_state": ["L", "J"]}})

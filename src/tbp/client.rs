@@ -243,6 +243,11 @@ impl Bot {
         &self.info
     }
 
+    /// Sets the wait for each later message: a bot may need longer to load than to answer.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     /// The fault that ended this bot, if one did.
     pub fn fault(&self) -> Option<&BotFault> {
         self.fault.as_ref()
@@ -250,7 +255,10 @@ impl Bot {
 
     /// Sends `start`: the bot calculates from this position (again after garbage lands).
     pub fn start(&mut self, start: &Start) -> Result<(), BotFault> {
-        self.send(&FrontendMessage::Start(start.clone()), "sending `start`")
+        self.send(
+            &FrontendMessage::Start(Box::new(start.clone())),
+            "sending `start`",
+        )
     }
 
     /// Asks for moves and waits for them, at most the timeout. Lines the bot sent since the

@@ -276,7 +276,7 @@ fn informational<'de, D: Deserializer<'de>>(de: D) -> Result<Option<MoveInfo>, D
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FrontendMessage {
     Rules(Rules),
-    Start(Start),
+    Start(Box<Start>),
     Stop,
     Suggest,
     Play {

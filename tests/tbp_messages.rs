@@ -71,25 +71,25 @@ fn front_end_messages_are_written_as_the_spec_writes_them() {
     assert_eq!(sent(&FrontendMessage::Quit), json!({"type": "quit"}));
 }
 
-/// Lines Cold Clear 2 wrote (by hand, its revision of the spec's repository era): its `info`
-/// and a suggestion with its `move_info`.
+/// Lines Cold Clear 2 wrote (MinusKelvin/cold-clear-2 at ed8b193, talked to by hand): its
+/// `info`, and its suggestion for the first piece on an empty board after 100 ms.
 #[test]
 fn cold_clear_2s_messages_parse() {
     let info: BotMessage = serde_json::from_str(
-        r#"{"type":"info","name":"Cold Clear 2","version":"0.1.0 unknown","author":"MinusKelvin","features":[]}"#,
+        r#"{"type":"info","name":"Cold Clear 2","version":"0.1.0 ed8b193","author":"MinusKelvin","features":[]}"#,
     )
     .unwrap();
     assert_eq!(
         info,
         BotMessage::Info(Info {
             name: "Cold Clear 2".into(),
-            version: "0.1.0 unknown".into(),
+            version: "0.1.0 ed8b193".into(),
             author: "MinusKelvin".into(),
             features: vec![],
         })
     );
     let suggestion: BotMessage = serde_json::from_str(
-        r#"{"type":"suggestion","moves":[{"location":{"type":"I","orientation":"north","x":1,"y":0},"spin":"none"}],"move_info":{"nodes":1234,"nps":56789.5,"extra":""}}"#,
+        r#"{"type":"suggestion","moves":[{"location":{"type":"I","orientation":"north","x":1,"y":0},"spin":"none"}],"move_info":{"nodes":45750,"nps":414341.7340644441,"extra":"100.0% of selections expanded, overall speed: 0.4 Mnps"}}"#,
     )
     .unwrap();
     assert_eq!(
@@ -100,10 +100,10 @@ fn cold_clear_2s_messages_parse() {
                 spin: Spin::None,
             }],
             move_info: Some(MoveInfo {
-                nodes: Some(1234),
-                nps: Some(56789.5),
+                nodes: Some(45750),
+                nps: Some(414341.7340644441),
                 depth: None,
-                extra: Some(String::new()),
+                extra: Some("100.0% of selections expanded, overall speed: 0.4 Mnps".into()),
             }),
         })
     );

@@ -45,6 +45,7 @@ pub mod weights;
 pub mod fsutil;
 pub mod game;
 pub mod limits;
+pub mod match_stats;
 pub mod progress;
 pub mod rng;
 pub mod stats;

@@ -508,7 +508,9 @@ mod tests {
         p.add_pair(Win, Win);
         assert_eq!(p.pairs, [1, 2, 2, 1, 1]);
         let mut t = Trinomial::default();
-        [Win, Win, Draw, Loss].map(|o| t.add(o));
+        for o in [Win, Win, Draw, Loss] {
+            t.add(o);
+        }
         assert_eq!((t.wins, t.draws, t.losses, t.games()), (2, 1, 1, 4));
         assert_eq!(Draw.points(), 0.5);
     }

@@ -47,6 +47,7 @@ pub mod game;
 pub mod limits;
 pub mod match_stats;
 pub mod progress;
+pub mod ratings;
 pub mod rng;
 pub mod stats;
 pub mod toml_error;

@@ -85,13 +85,21 @@ pub fn write_message(writer: &mut impl Write, message: &impl Serialize) -> io::R
     writer.flush()
 }
 
-/// The start of `line`, cut at [`EXCERPT_CHARS`] characters with an ellipsis, for a note or a
-/// fault that quotes what a peer sent.
+/// The start of `line`, cut at [`EXCERPT_CHARS`] characters with an ellipsis and its control
+/// characters escaped (a peer's bytes must not drive the terminal a note or fault lands on).
 pub fn excerpt(line: &str) -> String {
-    match line.char_indices().nth(EXCERPT_CHARS) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
+    let mut out = String::new();
+    for (i, c) in line.chars().enumerate() {
+        if i == EXCERPT_CHARS {
+            out.push('…');
+            break;
+        }
+        match c.is_control() {
+            true => out.extend(c.escape_default()),
+            false => out.push(c),
+        }
     }
+    out
 }
 
 #[cfg(test)]
@@ -120,6 +128,16 @@ mod tests {
         assert_eq!(reason, "a line longer than a megabyte");
         assert_eq!(start, format!("{}…", "x".repeat(EXCERPT_CHARS)));
         assert_eq!(read_frame(&mut input).unwrap(), Frame::Line("next".into()));
+    }
+
+    #[test]
+    fn excerpts_are_short_and_escape_control_characters() {
+        assert_eq!(excerpt("a\u{1b}[2Jb\r"), "a\\u{1b}[2Jb\\r");
+        assert_eq!(
+            excerpt(&"é".repeat(200)),
+            format!("{}…", "é".repeat(EXCERPT_CHARS))
+        );
+        assert_eq!(excerpt("short"), "short");
     }
 
     #[test]

@@ -495,14 +495,18 @@ const TESTS: &[Test] = &[
     ),
 ];
 
-/// Runs the fake bot when asked to be one; otherwise the tests whose names contain one of the
-/// arguments that are not flags (all of them when there is none), as libtest would.
+/// Runs the fake bot when asked to be one; lists the tests for `--list`; otherwise runs the
+/// tests whose names contain one of the arguments that are not flags (all of them when there
+/// is none), as libtest would.
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [flag, mode] = &args[..]
         && flag == "--fake-bot"
     {
         return run_fake_bot(mode);
+    }
+    if args.iter().any(|a| a == "--list") {
+        return TESTS.iter().for_each(|(name, _)| println!("{name}: test"));
     }
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
     let chosen = TESTS

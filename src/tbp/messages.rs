@@ -22,17 +22,6 @@ pub enum Piece {
 }
 
 impl Piece {
-    /// All seven, in the order of the enum (a full 7-bag).
-    pub const ALL: [Piece; 7] = [
-        Piece::I,
-        Piece::O,
-        Piece::T,
-        Piece::L,
-        Piece::J,
-        Piece::S,
-        Piece::Z,
-    ];
-
     /// The minos of the piece in its north orientation, relative to its TBP centre: the centre
     /// of SRS true rotation for J, L, S, T and Z; the bottom-left mino of the O; the middle-left
     /// mino of the I (spec, "piece location"). Up is +y.

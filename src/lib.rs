@@ -12,6 +12,9 @@ pub mod commands;
 pub mod embed;
 pub mod export;
 
+// The Tetris Bot Protocol: a player as a bot for TBP front ends, and TBP bots as players.
+pub mod tbp;
+
 // A run: its config, the executor and its observers, the folder, checkpoint and pages.
 pub mod checkpoint;
 pub mod compare;
@@ -42,7 +45,9 @@ pub mod weights;
 pub mod fsutil;
 pub mod game;
 pub mod limits;
+pub mod match_stats;
 pub mod progress;
+pub mod ratings;
 pub mod rng;
 pub mod stats;
 pub mod toml_error;

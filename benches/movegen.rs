@@ -16,8 +16,8 @@ use std::hint::black_box;
 
 /// Cold Clear 2's T-spin bench board, column by column (bit r = row r from the bottom).
 const TSPIN: [u64; 10] = [
-    0b00111111, 0b00111111, 0b00011111, 0b00000111, 0b00000001, 0b00000000, 0b00001101,
-    0b00011111, 0b00111111, 0b11111111,
+    0b00111111, 0b00111111, 0b00011111, 0b00000111, 0b00000001, 0b00000000, 0b00001101, 0b00011111,
+    0b00111111, 0b11111111,
 ];
 
 fn board_of(columns: &[u64; 10]) -> Board {
@@ -95,9 +95,11 @@ fn features(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0.0;
             for p in &positions {
-                game.for_each_move(black_box(p), no_tslots, &mut |_, _, _, f: &FeatureValues| {
-                    sum += f.0[0]
-                });
+                game.for_each_move(
+                    black_box(p),
+                    no_tslots,
+                    &mut |_, _, _, f: &FeatureValues| sum += f.0[0],
+                );
             }
             sum
         })

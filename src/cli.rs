@@ -4,7 +4,8 @@
 
 use crate::backend;
 use crate::commands::{
-    compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, watch,
+    compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, tbp,
+    versus, watch,
 };
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -41,6 +42,10 @@ enum Command {
     ConnectBook(connect_book::ConnectBookArgs),
     /// Write a weights file as one self-contained file for another runner (a Kaggle agent).
     Export(export::ExportArgs),
+    /// Versus Tetris matches between two players: weights files or Tetris Bot Protocol bots.
+    Versus(versus::VersusArgs),
+    /// Be a Tetris Bot Protocol bot on standard input and output, playing a weights file.
+    Tbp(tbp::TbpArgs),
 }
 
 /// Runs the command line `args` (the program's name first) and returns its exit code: 0, 1 for
@@ -64,6 +69,8 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
         Command::SolveConnect(args) => solve_connect::run(args),
         Command::ConnectBook(args) => connect_book::run(args),
         Command::Export(args) => export::run(args),
+        Command::Versus(args) => versus::run(args),
+        Command::Tbp(args) => tbp::run(args),
     });
     match result {
         Ok(()) => 0,
@@ -112,6 +119,8 @@ impl Command {
             Command::SolveConnect(_) => ("solve-connect", false),
             Command::ConnectBook(_) => ("connect-book", false),
             Command::Export(_) => ("export", false),
+            Command::Versus(_) => ("versus", false),
+            Command::Tbp(_) => ("tbp", false),
         }
     }
 }

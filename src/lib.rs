@@ -12,9 +12,6 @@ pub mod commands;
 pub mod embed;
 pub mod export;
 
-// The Tetris Bot Protocol: a player as a bot for TBP front ends, and TBP bots as players.
-pub mod tbp;
-
 // A run: its config, the executor and its observers, the folder, checkpoint and pages.
 pub mod checkpoint;
 pub mod compare;
@@ -22,6 +19,10 @@ pub mod folder;
 pub mod report;
 pub mod report_page;
 pub mod run;
+
+// Versus Tetris matches: two players on the same pieces, each a weights file under its search
+// or any bot behind the Tetris Bot Protocol; a tuned player as a TBP bot.
+pub mod versus;
 
 // Where games are played (threads or MPI ranks), and the optimisers, which name no game.
 pub mod backend;
@@ -41,7 +42,8 @@ pub mod episode;
 pub mod eval;
 pub mod weights;
 
-// The trait every game implements, and the base every layer uses.
+// The trait every game implements, and the base every layer uses (the Tetris Bot Protocol's
+// messages and both of its ends name no game).
 pub mod fsutil;
 pub mod game;
 pub mod limits;
@@ -50,4 +52,5 @@ pub mod progress;
 pub mod ratings;
 pub mod rng;
 pub mod stats;
+pub mod tbp;
 pub mod toml_error;

@@ -534,7 +534,11 @@ fn feature_values(board: &Board, incoming: u32) -> BTreeMap<&'static str, f64> {
     let mut values = FeatureValues::default();
     let all = (1u64 << FEATURE_NAMES.len()) - 1;
     write(&side, 1, 0, &Default::default(), all, &mut values);
-    FEATURE_NAMES.iter().enumerate().map(|(i, &n)| (n, values.0[i])).collect()
+    FEATURE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, values.0[i]))
+        .collect()
 }
 
 fn assert_features(name: &str, incoming: u32, expected: &[(&str, f64)]) {
@@ -598,7 +602,11 @@ fn a_well_three_deep_in_column_four() {
 
 #[test]
 fn t_slots_by_the_lines_the_best_t_spin_clears() {
-    assert_features("tsd", 0, &[("tslot_1", 0.0), ("tslot_2", 1.0), ("tslot_3", 0.0)]);
+    assert_features(
+        "tsd",
+        0,
+        &[("tslot_1", 0.0), ("tslot_2", 1.0), ("tslot_3", 0.0)],
+    );
     assert_features("tst-kick", 0, &[("tslot_2", 0.0), ("tslot_3", 1.0)]);
 }
 
@@ -607,7 +615,14 @@ fn move_features_name_the_clear_and_what_it_sent() {
     let tsd = spun("tsd", "south", 4, 1, "full");
     let f = &tsd.features;
     assert_eq!(
-        (f["tspin2"], f["clear2"], f["attack"], f["wasted_t"], f["back_to_back"], f["combo"]),
+        (
+            f["tspin2"],
+            f["clear2"],
+            f["attack"],
+            f["wasted_t"],
+            f["back_to_back"],
+            f["combo"]
+        ),
         (1.0, 0.0, 4.0, 0.0, 1.0, 1.0)
     );
     // A T dropped flat on the same board clears nothing and is a T wasted.
@@ -616,5 +631,8 @@ fn move_features_name_the_clear_and_what_it_sent() {
         .into_iter()
         .find(|m| m.lines == 0 && m.spin == "none")
         .unwrap();
-    assert_eq!((flat.features["wasted_t"], flat.features["attack"]), (1.0, 0.0));
+    assert_eq!(
+        (flat.features["wasted_t"], flat.features["attack"]),
+        (1.0, 0.0)
+    );
 }

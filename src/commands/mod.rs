@@ -13,6 +13,8 @@ pub mod report;
 pub mod search_flags;
 pub mod solve;
 pub mod solve_connect;
+pub mod tbp;
+pub mod versus;
 pub mod watch;
 
 use crate::eval::LinearPlayer;

@@ -248,16 +248,16 @@ const RULES = {
   match: {
     start(setup, board, p) {
       const half = (from) => board.map((r) => r.slice(from, from + setup.width));
-      return [RULES.guideline.start(setup, half(0), p.left), RULES.guideline.start(setup, half(setup.width), p.right)];
+      return { sides: [RULES.guideline.start(setup, half(0), p.left), RULES.guideline.start(setup, half(setup.width), p.right)] };
     },
     play(setup, s, step) {
-      const sides = [0, 1].map((i) => RULES.guideline.play(setup, s[i], step[i]));
-      sides.note = ["left", "right"].map((n, i) => (sides[i].note ? `${n}: ${sides[i].note}` : "")).filter((t) => t).join(" · ");
-      return sides;
+      const sides = [0, 1].map((i) => RULES.guideline.play(setup, s.sides[i], step[i]));
+      const note = ["left", "right"].map((n, i) => (sides[i].note ? `${n}: ${sides[i].note}` : "")).filter((t) => t).join(" · ");
+      return { sides, note };
     },
-    rows(s) { const [l, r] = s.map(RULES.guideline.rows); return l.map((row, i) => row + r[i]); },
-    view(s) { const [l, r] = s.map(RULES.guideline.view); return l.map((row, i) => row.concat(["|"], r[i])); },
-    pieces(s) { return `<div class="sides"><div>left${RULES.guideline.pieces(s[0])}</div><div>right${RULES.guideline.pieces(s[1])}</div></div>`; },
+    rows(s) { const [l, r] = s.sides.map(RULES.guideline.rows); return l.map((row, i) => row + r[i]); },
+    view(s) { const [l, r] = s.sides.map(RULES.guideline.view); return l.map((row, i) => row.concat(["|"], r[i])); },
+    pieces(s) { return ["left", "right"].map((n, i) => `<p><b>${n}</b></p>` + RULES.guideline.pieces(s.sides[i])).join(""); },
   },
   // Puyo: [column, rotation, pair drawn]; both puyos fall, then groups of four or more in the
   // visible rows pop and the rest falls, step by step (each step is kept to be shown).

@@ -422,3 +422,14 @@ impl Drop for Bot {
         self.kill();
     }
 }
+
+/// Lets a write to a bot that has died come back as an error (a [`BotFault`]) instead of
+/// killing this process: the `stacktune` binary restores SIGPIPE's default so that `play |
+/// head` ends quietly, and a command that talks to bots sets it back to ignored first.
+pub fn survive_closed_pipes() {
+    // SAFETY: only changes one signal's disposition to ignored, which is always sound.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}

@@ -105,7 +105,7 @@ impl MatchEnd {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchRecord {
     pub end: MatchEnd,
-    /// Why the loser lost (or why it was a draw).
+    /// Why the loser lost (`topped out`, `failed: ...`), or why it was a draw.
     pub reason: String,
     /// Ticks played: pieces each side placed.
     pub pieces: u32,
@@ -185,11 +185,11 @@ pub fn play(
             }
             (true, false) => {
                 record.end = MatchEnd::Won(1);
-                record.reason = side_reason(0, &lost[0], &faults[0]);
+                record.reason = side_reason(&lost[0], &faults[0]);
             }
             (false, true) => {
                 record.end = MatchEnd::Won(0);
-                record.reason = side_reason(1, &lost[1], &faults[1]);
+                record.reason = side_reason(&lost[1], &faults[1]);
             }
         }
         return record;
@@ -202,11 +202,11 @@ pub fn play(
         }
         (Some(a), None) => {
             record.end = MatchEnd::Won(1);
-            record.reason = format!("side 0 failed: {a}");
+            record.reason = format!("failed: {a}");
         }
         (None, Some(b)) => {
             record.end = MatchEnd::Won(0);
-            record.reason = format!("side 1 failed: {b}");
+            record.reason = format!("failed: {b}");
         }
         (None, None) => {}
     }
@@ -221,10 +221,10 @@ fn loss_reason(played: &super::Played) -> String {
     }
 }
 
-fn side_reason(side: usize, lost: &Option<String>, fault: &Option<String>) -> String {
+fn side_reason(lost: &Option<String>, fault: &Option<String>) -> String {
     match (fault, lost) {
-        (Some(f), _) => format!("side {side} failed: {f}"),
-        (None, Some(l)) => format!("side {side} {l}"),
+        (Some(f), _) => format!("failed: {f}"),
+        (None, Some(l)) => l.clone(),
         (None, None) => String::new(),
     }
 }

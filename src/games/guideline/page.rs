@@ -70,7 +70,13 @@ impl Guideline {
 
     /// Match `record`, played again from `seeds` (both sides' moves as recorded), as a replay
     /// of both boards: what `versus --replay-html` shows. At most `cap` ticks are stored.
-    pub fn match_replay(&self, seeds: Seeds, record: &MatchRecord, cap: u64, versus: String) -> Replay {
+    pub fn match_replay(
+        &self,
+        seeds: Seeds,
+        record: &MatchRecord,
+        cap: u64,
+        versus: String,
+    ) -> Replay {
         let mut scripts = [0, 1].map(|s| Script {
             moves: &record.moves[s],
             next: 0,
@@ -97,27 +103,35 @@ impl Guideline {
         };
         let mut before: Option<[Side; 2]> = None;
         let mut ticks = 0u32;
-        matches::play(self, [a, b], seeds, record.pieces as u64, &mut |sides, tick| {
-            let Some(previous) = before.replace(*sides) else {
-                replay.start_board = both_rows(sides);
-                replay.start_pieces = json!({
-                    "left": self.shown_pieces(&sides[0]),
-                    "right": self.shown_pieces(&sides[1]),
-                });
-                return;
-            };
-            ticks = tick;
-            if tick as u64 > cap {
-                return;
-            }
-            let i = tick as usize - 1;
-            let steps = [0, 1].map(|s| self.step_of(&previous[s], record.moves[s][i]));
-            let [left, right] = steps;
-            replay.steps.push(vec![left, right, 0.into()]);
-            if (tick as u64).is_multiple_of(CHECK_EVERY) || tick == record.pieces.min(cap as u32) {
-                replay.checks.push((tick as u64, both_rows(sides)));
-            }
-        });
+        matches::play(
+            self,
+            [a, b],
+            seeds,
+            record.pieces as u64,
+            &mut |sides, tick| {
+                let Some(previous) = before.replace(*sides) else {
+                    replay.start_board = both_rows(sides);
+                    replay.start_pieces = json!({
+                        "left": self.shown_pieces(&sides[0]),
+                        "right": self.shown_pieces(&sides[1]),
+                    });
+                    return;
+                };
+                ticks = tick;
+                if tick as u64 > cap {
+                    return;
+                }
+                let i = tick as usize - 1;
+                let steps = [0, 1].map(|s| self.step_of(&previous[s], record.moves[s][i]));
+                let [left, right] = steps;
+                replay.steps.push(vec![left, right, 0.into()]);
+                if (tick as u64).is_multiple_of(CHECK_EVERY)
+                    || tick == record.pieces.min(cap as u32)
+                {
+                    replay.checks.push((tick as u64, both_rows(sides)));
+                }
+            },
+        );
         debug_assert_eq!(ticks, record.pieces);
         if let Some(last) = replay.steps.last_mut() {
             last[2] = record.end.score_of(0).into();
@@ -144,7 +158,11 @@ impl Contestant for Script<'_> {
     }
 
     fn choose(&mut self, _: &Guideline, _: &Side) -> Result<Move, String> {
-        let mv = self.moves.get(self.next).copied().ok_or("the record ends")?;
+        let mv = self
+            .moves
+            .get(self.next)
+            .copied()
+            .ok_or("the record ends")?;
         self.next += 1;
         Ok(mv)
     }

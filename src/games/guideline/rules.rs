@@ -308,21 +308,24 @@ impl Queue {
         }
     }
 
-    /// The pieces left in the current bag after those in the queue, as a bit set by piece:
-    /// what TBP's randomizer state reports.
-    pub fn bag_left(&self) -> u8 {
-        let dealt = self.next as usize;
-        let in_bag = dealt % 7;
-        if in_bag == 0 || self.next == u32::MAX {
-            return 0x7F;
+    /// The pieces of the bag the last shown piece was dealt from that come after it (the
+    /// whole next bag when it ends one): what TBP's `seven_bag` randomizer state reports. Empty
+    /// for a queue a front end gave, whose bags are not known.
+    pub fn bag_after_shown(&self) -> Vec<u8> {
+        if self.next == u32::MAX {
+            return Vec::new();
         }
-        // The queue ends inside a bag: the pieces of that bag already dealt are the last
-        // `in_bag` of the queue.
-        let mut left = 0x7Fu8;
-        for &p in &self.pieces[self.len as usize - in_bag..self.len as usize] {
-            left &= !(1 << p);
+        // Sequence numbers: the current piece is next − len, the last shown `shown` later.
+        let first = self.next as usize - self.len as usize;
+        let after = first + self.shown() as usize + 1;
+        if after.is_multiple_of(7) {
+            // The shown pieces end a bag: the next is whole.
+            return (0..7).collect();
         }
-        left
+        // Bags are dealt whole, so the rest of this one is in the queue.
+        (after..after.next_multiple_of(7))
+            .map(|n| self.pieces[n - first])
+            .collect()
     }
 }
 

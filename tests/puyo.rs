@@ -447,10 +447,9 @@ fn spec_errors_are_one_clear_line() {
     );
 }
 
-/// The sampled beam's settings, from flags and from a weights file's `[search]`: each
-/// mistake is one line that names the setting as the user gave it.
+/// The sampled beam's settings from flags: each mistake is one line that names the flag.
 #[test]
-fn sampled_beam_settings_are_checked_with_one_clear_line() {
+fn sampled_beam_flags_are_checked_with_one_clear_line() {
     use stacktune::games::GameSpec;
     let search = |f: fn(&mut GameSpec)| {
         let mut s = GameSpec {
@@ -538,6 +537,12 @@ fn sampled_beam_settings_are_checked_with_one_clear_line() {
         tetris.build().err().map(|e| e.to_string()),
         Some("--fired is a puyo setting; tetris does not use it".into())
     );
+}
+
+/// The sampled beam's settings in a weights file's `[search]`: each mistake is one line that
+/// names the key.
+#[test]
+fn sampled_beam_search_table_is_checked_with_one_clear_line() {
     let file = |search: &str| {
         let text = format!("game = \"puyo\"\n[search]\n{search}\n[weights]\nmove_chain = 1.0\n");
         stacktune::weights::WeightFile::parse(&text).map_err(|e| e.to_string())

@@ -110,3 +110,57 @@ fn bad_comparisons_get_one_clear_line() {
         "mine"
     );
 }
+
+/// Each run's progress line names the folder it writes: `ga/repeat-0` is the first repeat,
+/// seed + 0, in the folder `ga/repeat-0`.
+#[test]
+fn progress_names_each_repeat_as_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    write_configs(dir.path());
+    let out = run_in(
+        dir.path(),
+        &[
+            "compare",
+            "--config",
+            "ga.toml",
+            "--config",
+            "cmaes.toml",
+            "--repeats",
+            "2",
+            "--budget",
+            "24",
+            "--out",
+            "c",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let starts: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("ga/") || l.starts_with("cmaes/"))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "ga/repeat-0: 2 generations (run 1 of 2)",
+            "ga/repeat-1: 2 generations (run 2 of 2)",
+            "cmaes/repeat-0: 1 generation (run 1 of 2)",
+            "cmaes/repeat-1: 1 generation (run 2 of 2)",
+        ]
+    );
+    for folder in [
+        "ga/repeat-0",
+        "ga/repeat-1",
+        "cmaes/repeat-0",
+        "cmaes/repeat-1",
+    ] {
+        assert!(
+            dir.path()
+                .join("c")
+                .join(folder)
+                .join("best.toml")
+                .is_file()
+        );
+    }
+    assert!(!dir.path().join("c/ga/repeat-2").exists());
+}

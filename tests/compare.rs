@@ -30,6 +30,13 @@ fn write_configs(dir: &Path) {
 }
 
 fn compare(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut quiet = vec!["--quiet"];
+    quiet.extend_from_slice(extra);
+    compare_showing_progress(dir, &quiet)
+}
+
+/// [`compare`] without `--quiet`: progress as plain lines on standard error.
+fn compare_showing_progress(dir: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "compare",
         "--config",
@@ -38,7 +45,6 @@ fn compare(dir: &Path, extra: &[&str]) -> std::process::Output {
         "cmaes.toml",
         "--repeats",
         "2",
-        "--quiet",
     ];
     if !extra.contains(&"--budget") {
         args.extend_from_slice(&["--budget", "100"]);
@@ -117,22 +123,7 @@ fn bad_comparisons_get_one_clear_line() {
 fn progress_names_each_repeat_as_its_folder() {
     let dir = tempfile::tempdir().unwrap();
     write_configs(dir.path());
-    let out = run_in(
-        dir.path(),
-        &[
-            "compare",
-            "--config",
-            "ga.toml",
-            "--config",
-            "cmaes.toml",
-            "--repeats",
-            "2",
-            "--budget",
-            "24",
-            "--out",
-            "c",
-        ],
-    );
+    let out = compare_showing_progress(dir.path(), &["--budget", "24", "--out", "c"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let starts: Vec<&str> = stderr

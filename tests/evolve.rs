@@ -304,6 +304,18 @@ fn unknown_key_is_located() {
     );
 }
 
+/// An empty config (or one of comments only) is a slip, not a request for the built-in run.
+#[test]
+fn empty_config_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), "# nothing yet\n");
+    assert_error(
+        &evolve(dir.path(), &[]),
+        "config file run.config.toml sets nothing: give a run's settings (reports/tetris-default/run.toml holds the built-in run's), or leave out --config for the built-in run",
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
 #[test]
 fn population_zero_is_rejected() {
     let dir = tempfile::tempdir().unwrap();

@@ -56,15 +56,6 @@ fn success(out: &Output) -> String {
     stdout(out)
 }
 
-/// Asserts a one-line error that is exactly `message`.
-fn assert_error(out: &Output, message: &str) {
-    assert_one_line_error(out, message);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim_end(),
-        format!("error: {message}")
-    );
-}
-
 /// Every file under `dir` with its bytes, the lock file aside (it holds the pid of the last
 /// process that opened the folder).
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {

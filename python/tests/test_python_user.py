@@ -158,7 +158,7 @@ def test_help_lists_every_keyword():
 
 
 def games_to_pickle():
-    player = stacktune.Player(str(REPO / "weights/contest/one-ply-l2.toml"))
+    player = stacktune.Player(str(REPO / "reports/tetris-contest-l2/best.toml"))
     connect = stacktune.ConnectN(seed=5)
     opponent = stacktune.ConnectOpponent("random", connect)
     for _ in range(3):

@@ -1,6 +1,6 @@
 //! `play`: many seeded games of one weight set, in parallel, summarised.
 
-pub use super::play_report::{GameRow, PlayReport, Versus};
+pub use super::play_report::{Capped, GameRow, PlayReport, Versus};
 use super::play_report::{print_per_game, print_report, print_versus};
 use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
@@ -246,5 +246,9 @@ pub fn play<G: Game>(
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
         opponents,
         per_game,
+        capped: Capped::count(
+            results.iter().map(|r| r.moves),
+            args.max_pieces.unwrap_or(0),
+        ),
     })
 }

@@ -20,6 +20,14 @@ use std::path::Path;
 /// Names accepted by `--game`.
 pub const GAME_NAMES: [&str; 3] = ["tetris", "puyo", "connect"];
 
+/// The rules a weights file of `game` that names none was tuned under, where it matters:
+/// Tetris weights that do not say `contest` are research weights (the contest's pieces, hold
+/// and scores make other boards good), while a Puyo file without rules fits both rulesets, as
+/// the hand-set start of the Tsu runs does.
+pub fn unnamed_rules(game: &str) -> Option<&'static str> {
+    (game == "tetris").then_some("research")
+}
+
 /// Which game, at what size and under which rules: the part of a run's config and of the
 /// CLI that picks the game. Every field but `game` has a per-game default.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, clap::Args)]

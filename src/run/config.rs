@@ -169,9 +169,12 @@ impl RunConfig {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
         if text.parse::<toml::Table>().is_ok_and(|t| t.is_empty()) {
-            // A file that says nothing asks for nothing special: the built-in run, not a
-            // 10 × 20 run with no piece cap that takes hours.
-            return Ok(RunConfig::builtin());
+            // An empty file is a slip (a file not saved, the wrong path), not a request: the
+            // defaults of every field make a 10 × 20 run with no piece cap that takes hours.
+            bail!(
+                "config file {} sets nothing: give a run's settings (reports/tetris-default/run.toml holds the built-in run's), or leave out --config for the built-in run",
+                path.display()
+            );
         }
         let mut config = Self::parse(&text)
             .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
@@ -453,11 +456,17 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_config_is_the_builtin_run() {
+    fn an_empty_config_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty.toml");
         std::fs::write(&path, "# nothing to say\n\n").unwrap();
-        assert_eq!(RunConfig::load(&path).unwrap(), RunConfig::builtin());
+        assert_eq!(
+            RunConfig::load(&path).unwrap_err().to_string(),
+            format!(
+                "config file {} sets nothing: give a run's settings (reports/tetris-default/run.toml holds the built-in run's), or leave out --config for the built-in run",
+                path.display()
+            )
+        );
         std::fs::write(&path, "seed = 3\n").unwrap();
         assert_eq!(RunConfig::load(&path).unwrap().game.height, None);
     }

@@ -40,6 +40,15 @@ pub fn assert_one_line_error(out: &Output, needle: &str) {
     assert!(lines[0].contains(needle), "want `{needle}` in: {stderr}");
 }
 
+/// Asserts a one-line error that is exactly `message`.
+pub fn assert_error(out: &Output, message: &str) {
+    assert_one_line_error(out, message);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!("error: {message}")
+    );
+}
+
 /// Runs `base` followed by each case's extra arguments in `dir`, and asserts each fails with
 /// one line containing the case's needle: a command's table of refusals.
 pub fn assert_each_refused(dir: &Path, base: &[&str], cases: &[(&[&str], &str)]) {

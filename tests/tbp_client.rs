@@ -438,6 +438,63 @@ fn run_fake_bot(mode: &str) {
     }
 }
 
+/// `versus` against the fake bot in `mode`: the JSON report of two games.
+fn versus_against(mode: &str, flags: &[&str]) -> Value {
+    let bot = format!(
+        "tbp:{} --fake-bot {mode}",
+        std::env::current_exe().unwrap().display()
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args([
+            "versus",
+            "weights/versus/hand.toml",
+            &bot,
+            "--games",
+            "2",
+            "--json",
+            "--quiet",
+        ])
+        .args(flags)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A bot that crashes, hangs or prints garbage in a match loses that game with the fault as
+/// its reason, and the match goes on to its next game (each game starts the bot afresh).
+fn versus_scores_a_failing_bot_as_a_loss_and_plays_on() {
+    for (mode, flags, reason) in [
+        (
+            "crash",
+            &[][..],
+            "second failed: the bot ended (exit status: 3) while waiting for `suggestion`",
+        ),
+        (
+            "hang",
+            &["--think-ms", "0", "--timeout-ms", "300"][..],
+            "second failed: the bot sent no `suggestion` within 300 ms",
+        ),
+        (
+            "garbage",
+            &[][..],
+            "second failed: the bot sent a line that is not a TBP message (expected value at line 1 column 1): I think the T goes left",
+        ),
+    ] {
+        let report = versus_against(mode, flags);
+        assert_eq!(
+            (report["wins"].as_u64(), report["losses"].as_u64()),
+            (Some(2), Some(0)),
+            "{mode}"
+        );
+        assert_eq!(report["endings"], json!({ reason: 2 }), "{mode}");
+    }
+}
+
 type Test = (&'static str, fn());
 
 const TESTS: &[Test] = &[
@@ -492,6 +549,10 @@ const TESTS: &[Test] = &[
     (
         "the_bot_driver_and_the_client_understand_each_other",
         the_bot_driver_and_the_client_understand_each_other,
+    ),
+    (
+        "versus_scores_a_failing_bot_as_a_loss_and_plays_on",
+        versus_scores_a_failing_bot_as_a_loss_and_plays_on,
     ),
 ];
 

@@ -636,3 +636,36 @@ fn move_features_name_the_clear_and_what_it_sent() {
         (1.0, 0.0)
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Solo modes: the hand-set weights' games on seed 1, as `play --mode M --seed 1` plays them.
+
+#[test]
+fn solo_modes_score_the_hand_set_weights_games() {
+    use stacktune::game::{EpisodeLimits, Game};
+    use stacktune::rng::game_stream;
+    let cases = [
+        // 40 lines in 107 and 104 pieces: 100 × 40 / pieces.
+        (Mode::Sprint, [4000.0 / 107.0, 4000.0 / 104.0], [107, 104]),
+        // 26 and 37 rows sent over 100 pieces.
+        (Mode::Attack, [0.26, 0.37], [100, 100]),
+        // Pieces placed until garbage buried the stack.
+        (Mode::Survival, [89.0, 57.0], [89, 57]),
+    ];
+    for (mode, scores, pieces) in cases {
+        let game = Guideline::new(Rules::default(), mode);
+        let hand = Guideline::new(Rules::default(), Mode::Versus)
+            .opponent("hand", &|_| unreachable!())
+            .unwrap()
+            .player;
+        for i in 0..2 {
+            let limits = EpisodeLimits { max_moves: None };
+            let r = game.episode(&hand, i, game_stream(1, i), limits, &mut |_, _| {});
+            assert_eq!(
+                (r.score, r.moves),
+                (scores[i as usize], pieces[i as usize]),
+                "{mode:?} game {i}"
+            );
+        }
+    }
+}

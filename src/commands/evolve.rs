@@ -132,6 +132,14 @@ impl EvolveArgs {
         c.game.level = g.level.or(c.game.level);
         c.game.turns = g.turns.or(c.game.turns);
         c.game.splitting = g.splitting.or(c.game.splitting);
+        c.game.mode = g.mode.clone().or(c.game.mode.clone());
+        c.game.previews = g.previews.or(c.game.previews);
+        c.game.attack = g.attack.clone().or(c.game.attack.clone());
+        c.game.garbage_delay = g.garbage_delay.or(c.game.garbage_delay);
+        c.game.garbage_cap = g.garbage_cap.or(c.game.garbage_cap);
+        c.game.messiness = g.messiness.or(c.game.messiness);
+        c.game.no_hold |= g.no_hold;
+        c.game.no_lock_out |= g.no_lock_out;
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();
         }

@@ -3,18 +3,35 @@
 use crate::errors::to_py;
 use crate::flags::{argv, bad_keywords};
 use crate::interrupt::until_signal;
-use crate::player::{PlayCli, play_args};
 use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::backend::Local;
 use stacktune::commands::evolve::{EvolveArgs, execute};
+use stacktune::commands::play::PlayArgs;
 use stacktune::run::{RunConfig, RunResult, host_stop_flag};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// `stacktune play`'s flags, parsed as the CLI parses them.
+#[derive(Parser)]
+#[command(name = "stacktune play", no_binary_name = true)]
+pub struct PlayCli {
+    #[command(flatten)]
+    pub args: PlayArgs,
+}
+
+/// Parses the keyword arguments of the Python `function` as `stacktune play`'s flags.
+pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PlayArgs> {
+    let command = PlayCli::command();
+    let argv = argv(function, &command, kwargs)?;
+    PlayCli::try_parse_from(&argv[1..])
+        .map(|c| c.args)
+        .map_err(|e| bad_keywords(&e, &command))
+}
 
 /// `stacktune play`'s report for these flags, as the JSON text `play --json` prints. Ctrl-C
 /// stops it once the games under way are over, with KeyboardInterrupt.

@@ -8,7 +8,8 @@ use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::commands::evolve::execute_hosted;
-use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame, HostedSpec};
+use stacktune::run::HostedSpec;
+use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame};
 use std::sync::{Arc, Mutex};
 
 /// Plays a batch by calling `play(candidates, seeds, max_moves)`, which returns the scores

@@ -1,41 +1,22 @@
 //! `Player`: a weights file with its search, asked for its move as `stacktune play` would.
 
+use crate::commands::play_args;
 use crate::engine::Engine;
 use crate::errors::to_py;
-use crate::flags::{argv, bad_keywords};
 use crate::games::{PyConnect, PyContest, PyPuyo, PyTetris};
 use crate::interrupt::abandon_on_signal;
 use crate::moves::Move;
 use crate::pickle::Recipe;
 use crate::state::State;
 use crate::weights::{Given, args_in_memory};
-use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyTuple, PyType};
-use stacktune::commands::play::PlayArgs;
 use stacktune::game::{Game, Policy};
 use stacktune::games::AnyGame;
 use stacktune::search::{Player, Search};
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// `stacktune play`'s flags, parsed as the CLI parses them.
-#[derive(Parser)]
-#[command(name = "stacktune play", no_binary_name = true)]
-pub struct PlayCli {
-    #[command(flatten)]
-    pub args: PlayArgs,
-}
-
-/// Parses the keyword arguments of the Python `function` as `stacktune play`'s flags.
-pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PlayArgs> {
-    let command = PlayCli::command();
-    let argv = argv(function, &command, kwargs)?;
-    PlayCli::try_parse_from(&argv[1..])
-        .map(|c| c.args)
-        .map_err(|e| bad_keywords(&e, &command))
-}
 
 /// A tuned player: a weights file under the search its `[search]` table (or the flags) give,
 /// on the game the file names. `choose(game)` is the move `stacktune play` makes there.

@@ -3,8 +3,8 @@
 //! and `evaluate`. They become the weight file they would be, with a file's checks, so that
 //! weights from memory and the same weights in a file are one player and play the same games.
 
+use crate::commands::play_args;
 use crate::errors::to_py;
-use crate::player::play_args;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;

@@ -3,7 +3,6 @@
 //! A run is a function of its config (which holds the seed), so this is the one place that
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
-use super::hosted::HostedSpec;
 use crate::fsutil::clean;
 use crate::game::EpisodeLimits;
 use crate::games::GameSpec;
@@ -149,9 +148,34 @@ impl RunConfig {
     }
 }
 
+/// `[hosted]` in run.toml: the game a host plays, so that a resumed run is given the same one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostedSpec {
+    /// The game's short name (best.toml's `game`, the folder's `runs/<name>-<run>`).
+    pub name: String,
+    /// Where the host finds it (a Python class as `module:QualName`).
+    pub class: String,
+}
+
+impl HostedSpec {
+    pub fn validate(&self) -> Result<()> {
+        if !folder_word(&self.name) {
+            bail!(
+                "hosted game name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
+                self.name
+            );
+        }
+        if self.class.trim().is_empty() {
+            bail!("[hosted] class must say where the game is (module:Class)");
+        }
+        Ok(())
+    }
+}
+
 /// Whether `name` may be part of a run folder's name (`runs/<game>-<name>`): letters, digits,
 /// `.`, `_` and `-`, starting with a letter or digit, so that it is one plain path component.
-pub(super) fn folder_word(name: &str) -> bool {
+fn folder_word(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name
             .chars()

@@ -16,8 +16,8 @@ pub mod hosted;
 mod observers;
 pub mod page;
 
-pub use config::RunConfig;
 use config::feature_indices;
+pub use config::{HostedSpec, RunConfig};
 pub use executor::Driver;
 
 use crate::backend::{Backend, GameData, vector};

@@ -45,4 +45,5 @@ pub mod limits;
 pub mod progress;
 pub mod rng;
 pub mod stats;
+pub mod stop;
 pub mod toml_error;

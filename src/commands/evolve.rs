@@ -7,7 +7,7 @@ use crate::games::GameSpec;
 use crate::progress::Mode;
 use crate::run::HostedSpec;
 use crate::run::hosted::{HostBackend, HostedGame};
-use crate::run::{Driver, RunConfig, RunResult, evolve, is_finished};
+use crate::run::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
@@ -186,6 +186,11 @@ impl EvolveArgs {
             c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
         }
         c.ga.tournament = c.ga.tournament.min(c.ga.population.max(1));
+        if c.optimizer.kind == OptimizerKind::External && c.external.is_none() {
+            bail!(
+                "[optimizer] kind = \"external\" needs an [external] table: name = \"...\" (the optimiser, as run.toml records it) and population = N (candidates a generation)"
+            );
+        }
         Ok(c.resolved())
     }
 }
@@ -259,7 +264,7 @@ fn config_and_folder(
                 );
             }
             // Locked before reading: no other process may change the folder while it is checked.
-            let folder = RunFolder::resume(dir, is_finished)?;
+            let folder = RunFolder::resume(dir, rerun_of_finished)?;
             let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
             if hosted.is_some() && config.hosted.as_ref() != hosted {
                 let was = config

@@ -134,13 +134,15 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
         // Checked before playing too, so the games are not played for nothing.
         crate::fsutil::refuse_existing(out)?;
     }
+    // Ctrl-C stops the games under way and the command with them.
+    let stop = crate::stop::ctrl_c();
     with_game!(&any, g => {
         let player = super::player_for(g, &args.game, &file, &args.weights)?;
         if let Some(out) = &args.replay_html {
-            crate::fsutil::write_new(out, replay_page(g, &player, &args)?.as_bytes())?;
+            crate::fsutil::write_new(out, replay_page(g, &player, &args, stop)?.as_bytes())?;
         }
         let g = &g.numbered_from(args.seed);
-        let report = play(backend, g, &player, &args, &AtomicBool::new(false))?;
+        let report = play(backend, g, &player, &args, stop)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
         } else if report.opponents.is_empty() {
@@ -156,7 +158,12 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
 
 /// The replay page of game 0 of `--seed` (one game against each opponent of a two-player
 /// game), as `play --seed S --games 1` plays it.
-fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Result<String> {
+fn replay_page<G: Replayable>(
+    game: &G,
+    player: &Player,
+    args: &PlayArgs,
+    stop: &AtomicBool,
+) -> Result<String> {
     let max_pieces = args.max_pieces.unwrap_or(0);
     let command = args
         .game
@@ -172,8 +179,12 @@ fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Res
         args.replay_moves,
         &command,
         &progress,
+        stop,
     );
     progress.finish();
+    let Some(replays) = replays else {
+        bail!("stopped before the replay page's games were played; no page is written");
+    };
     render_replays(&ReplayPage {
         title: format!(
             "{} ({}): {} playing",
@@ -215,7 +226,7 @@ pub fn play<G: Game>(
     };
     let Some(results) = backend.play(&batch, stop, &progress)? else {
         progress.finish();
-        bail!("play stopped before its {games} games were played");
+        bail!("stopped before its {games} games were played (Ctrl-C); nothing is reported");
     };
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();

@@ -253,6 +253,22 @@ impl RunConfig {
         comparable(self) == comparable(other)
     }
 
+    /// The first setting in which this config differs from `started` other than what a resume
+    /// may change (`generations`, `threads`), with both values: the field's dotted name, its
+    /// value here and in `started` (paths compared as the files they name).
+    pub fn changed_since(&self, started: &RunConfig) -> Option<(String, String, String)> {
+        let comparable = |c: &RunConfig| {
+            let mut c = RunConfig {
+                threads: 0,
+                generations: 0,
+                ..c.clone()
+            };
+            c.map_paths(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()));
+            toml::Value::try_from(c).expect("a run config serialises")
+        };
+        first_difference("", &comparable(self), &comparable(started))
+    }
+
     /// Rejects values that cannot run, naming the field.
     pub fn validate(&self) -> Result<()> {
         if !folder_word(&self.name) {
@@ -440,6 +456,36 @@ impl RunConfig {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a run config serialises")
     }
+}
+
+/// The first key (dotted, under `prefix`) whose value differs between `now` and `then`, with
+/// the two values (`absent` where a key is missing).
+fn first_difference(
+    prefix: &str,
+    now: &toml::Value,
+    then: &toml::Value,
+) -> Option<(String, String, String)> {
+    if let (toml::Value::Table(a), toml::Value::Table(b)) = (now, then) {
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        return keys.into_iter().find_map(|key| {
+            let name = match prefix {
+                "" => key.clone(),
+                _ => format!("{prefix}.{key}"),
+            };
+            match (a.get(key), b.get(key)) {
+                (Some(x), Some(y)) => first_difference(&name, x, y),
+                (x, y) if x == y => None,
+                (x, y) => {
+                    let shown =
+                        |v: Option<&toml::Value>| v.map_or("absent".into(), |v| v.to_string());
+                    Some((name, shown(x), shown(y)))
+                }
+            }
+        });
+    }
+    (now != then).then(|| (prefix.to_string(), now.to_string(), then.to_string()))
 }
 
 /// Resolves the tuned features' indices in the game's feature list.

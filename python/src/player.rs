@@ -92,10 +92,10 @@ impl PyPlayer {
         _cls: &Bound<'_, PyType>,
         py: Python<'_>,
         weights: &Bound<'_, PyAny>,
-        names: Option<Vec<String>>,
+        names: Option<Bound<'_, PyAny>>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyPlayer> {
-        let given = Given::extract("Player.from_weights()", weights, names)?;
+        let given = Given::extract("Player.from_weights()", weights, names.as_ref())?;
         let args = args_in_memory(py, "Player.from_weights()", flags)?;
         let named = PyDict::new(py);
         for (name, w) in given.into_file(&args)?.weights {
@@ -204,8 +204,14 @@ impl PyPlayer {
 
 impl PyPlayer {
     fn choose_in<G: Engine>(&self, py: Python<'_>, state: &State<G>) -> PyResult<Move> {
-        let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names()));
-        if mine != (state.game.name(), state.game.feature_names()) {
+        let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names(), g.rules()));
+        if mine
+            != (
+                state.game.name(),
+                state.game.feature_names(),
+                state.game.rules(),
+            )
+        {
             return Err(PyValueError::new_err(format!(
                 "{} plays {} ({}), not this {} game ({})",
                 match &self.path {
@@ -213,7 +219,7 @@ impl PyPlayer {
                     None => "weights in memory".to_string(),
                 },
                 mine.0,
-                stacktune::with_game!(&self.game, g => g.rules()),
+                mine.2,
                 state.game.name(),
                 state.game.rules()
             )));

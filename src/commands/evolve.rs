@@ -25,6 +25,9 @@ pub struct EvolveArgs {
     /// Run config (TOML); flags below override its fields. Without it, the built-in default.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// A run config held in memory (a host's dict), read as `--config` reads a file.
+    #[arg(skip)]
+    pub given: Option<RunConfig>,
     #[command(flatten)]
     pub game: GameSpec,
     /// Features to tune, comma-separated (default: all of the game's).
@@ -96,9 +99,10 @@ pub struct Off {
 impl EvolveArgs {
     /// The config file (or the default) with the flags applied.
     fn resolve(&self) -> Result<RunConfig> {
-        let mut c = match &self.config {
-            Some(path) => RunConfig::load(path)?,
-            None => RunConfig::builtin(),
+        let mut c = match (&self.config, &self.given) {
+            (Some(path), _) => RunConfig::load(path)?,
+            (None, Some(given)) => given.clone(),
+            (None, None) => RunConfig::builtin(),
         };
         let g = &self.game;
         let other_rules = g.rules.is_some() && g.rules != c.game.rules;
@@ -243,6 +247,7 @@ fn config_and_folder(
     Ok(match &args.resume {
         Some(dir) => {
             let overrides = args.config.is_some()
+                || args.given.is_some()
                 || args.game != GameSpec::default()
                 || args.features.is_some()
                 || args.population.is_some()

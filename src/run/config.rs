@@ -204,6 +204,25 @@ impl RunConfig {
         Ok(config)
     }
 
+    /// A config held in memory (a host's dict, as a TOML table), read as [`load`] reads a
+    /// file, relative paths in it being the working folder's: nothing is written anywhere, and
+    /// an error names the key (`ga.population`), since there is no file whose line to give.
+    pub fn from_table(table: toml::Table) -> Result<RunConfig> {
+        if table.is_empty() {
+            return Ok(RunConfig::builtin());
+        }
+        let mut config: RunConfig = serde_path_to_error::deserialize(toml::Value::Table(table))
+            .map_err(|e| {
+                let what = e.inner().to_string();
+                match e.path().to_string().as_str() {
+                    "." => anyhow::anyhow!("run config: {}", what.trim_end()),
+                    key => anyhow::anyhow!("run config key `{key}`: {}", what.trim_end()),
+                }
+            })?;
+        config.map_paths(clean);
+        Ok(config)
+    }
+
     /// Parses a config's text; an error gives the line and column.
     pub fn parse(text: &str) -> Result<RunConfig> {
         toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, &e)))

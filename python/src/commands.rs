@@ -88,7 +88,7 @@ pub fn evolve_args(
             serde_json::from_str(&json).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let table = toml::Table::try_from(value)
             .map_err(|e| PyValueError::new_err(format!("run config: {e}")))?;
-        args.given = Some(RunConfig::from_table(table).map_err(to_py)?);
+        args.given = Some(Box::new(RunConfig::from_table(table).map_err(to_py)?));
     }
     Ok(args)
 }

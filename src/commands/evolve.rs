@@ -27,7 +27,7 @@ pub struct EvolveArgs {
     pub config: Option<PathBuf>,
     /// A run config held in memory (a host's dict), read as `--config` reads a file.
     #[arg(skip)]
-    pub given: Option<RunConfig>,
+    pub given: Option<Box<RunConfig>>,
     #[command(flatten)]
     pub game: GameSpec,
     /// Features to tune, comma-separated (default: all of the game's).
@@ -101,7 +101,7 @@ impl EvolveArgs {
     fn resolve(&self) -> Result<RunConfig> {
         let mut c = match (&self.config, &self.given) {
             (Some(path), _) => RunConfig::load(path)?,
-            (None, Some(given)) => given.clone(),
+            (None, Some(given)) => (**given).clone(),
             (None, None) => RunConfig::builtin(),
         };
         let g = &self.game;

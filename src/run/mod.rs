@@ -390,12 +390,16 @@ fn run_generations<G: Replayable>(
     Ok(executor.checkpoint)
 }
 
-/// The final generation's best, and the baseline if any, on all the final held-out games.
+/// The best's figure on the final held-out games, and the baseline's with its path.
+type FinalScores = (Summary, Option<(PathBuf, Summary)>);
+
+/// The final generation's best, and the baseline if any, on all the final held-out games;
+/// `None` when the run was stopped before they were all played.
 fn score_final<G: Game>(
     setup: &Setup<G>,
     last: &HistoryRow,
     mode: Mode,
-) -> Result<Option<(Summary, Option<(PathBuf, Summary)>)>> {
+) -> Result<Option<FinalScores>> {
     let games = setup.config.final_games;
     if mode != Mode::Quiet {
         eprintln!("scoring the best weights on {games} held-out games");

@@ -213,10 +213,12 @@ impl RunConfig {
         }
         let mut config: RunConfig = serde_path_to_error::deserialize(toml::Value::Table(table))
             .map_err(|e| {
-                let what = e.inner().to_string();
+                // toml adds a line naming the key, which the path names already.
+                let inner = e.inner().to_string();
+                let what = inner.lines().next().unwrap_or_default();
                 match e.path().to_string().as_str() {
-                    "." => anyhow::anyhow!("run config: {}", what.trim_end()),
-                    key => anyhow::anyhow!("run config key `{key}`: {}", what.trim_end()),
+                    "." => anyhow::anyhow!("run config: {what}"),
+                    key => anyhow::anyhow!("run config key `{key}`: {what}"),
                 }
             })?;
         config.map_paths(clean);

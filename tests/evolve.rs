@@ -285,13 +285,12 @@ fn resume_after_kill(kind: &str) {
         "{}",
         String::from_utf8_lossy(&resumed.stderr)
     );
-    for name in ["history.csv", "best.toml", "checkpoint.json"] {
-        assert_eq!(
-            read(&dir.path().join("whole"), name),
-            read(&dir.path().join("cut"), name),
-            "{kind}: {name} differs after resume"
-        );
-    }
+    assert_same_files(
+        &dir.path().join("whole"),
+        &dir.path().join("cut"),
+        &["history.csv", "best.toml", "checkpoint.json"],
+        &format!("{kind}, after resume"),
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{read, root, run_in};
+use common::{assert_same_files, read, root, run_in};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -199,11 +199,10 @@ fn a_run_stopped_by_ctrl_c_resumes_to_the_same_bytes() {
         "{}",
         String::from_utf8_lossy(&resumed.stderr)
     );
-    for name in ["history.csv", "best.toml", "checkpoint.json"] {
-        assert_eq!(
-            read(&dir.path().join("whole"), name),
-            read(&dir.path().join("cut"), name),
-            "{name} differs after Ctrl-C and resume"
-        );
-    }
+    assert_same_files(
+        &dir.path().join("whole"),
+        &dir.path().join("cut"),
+        &["history.csv", "best.toml", "checkpoint.json"],
+        "after Ctrl-C and resume",
+    );
 }

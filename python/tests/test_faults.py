@@ -54,6 +54,13 @@ SMALL_RUN = {
 }
 
 
+def tetris_run(name: str, generations: int = 1, **more) -> dict:
+    """A run of a built-in game small enough for seconds: Tetris 6 × 8, short games."""
+    return {"name": name, "generations": generations, "games": 2, "max_pieces": 50,
+            "validation_games": 2, "final_games": 4, "validation_max_pieces": 50,
+            "game": {"game": "tetris", "width": 6, "height": 8}, "ga": {"population": 4}, **more}
+
+
 def python(code: str, cwd: Path, **options) -> subprocess.Popen:
     """A child Python running `code`, with this test folder importable."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
@@ -286,10 +293,7 @@ def test_ctrl_c_stops_finish_leaving_a_resumable_run(tmp_path, cli):
 
 def test_a_resume_of_a_changed_run_toml_is_refused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    config = {"name": "r", "generations": 2, "games": 2, "max_pieces": 50, "validation_games": 2,
-              "final_games": 4, "validation_max_pieces": 50,
-              "game": {"game": "tetris", "width": 6, "height": 8}, "ga": {"population": 4}}
-    run = stacktune.Run(config, out="r", quiet=True)
+    run = stacktune.Run(tetris_run("r", generations=2), out="r", quiet=True)
     run.evaluate(run.ask()[0])
     with pytest.raises(ValueError):
         run.finish()  # stops it, checkpointed, after one generation
@@ -440,10 +444,7 @@ def test_a_player_of_another_board_is_refused(tmp_path):
 
 def test_evaluate_after_finish_says_the_run_is_over(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    config = {"name": "done", "generations": 1, "games": 2, "max_pieces": 50, "validation_games": 2,
-              "final_games": 4, "validation_max_pieces": 50,
-              "game": {"game": "tetris", "width": 6, "height": 8}, "ga": {"population": 4}}
-    run = stacktune.Run(config, out="done", quiet=True)
+    run = stacktune.Run(tetris_run("done"), out="done", quiet=True)
     run.evaluate(run.ask()[0])
     run.finish()
     with pytest.raises(RuntimeError) as raised:
@@ -463,10 +464,9 @@ def test_evaluate_after_finish_says_the_run_is_over(tmp_path, monkeypatch):
 
 def test_a_finished_external_run_is_run_again_with_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    config = {"name": "ext", "generations": 1, "games": 2, "max_pieces": 50, "validation_games": 2,
-              "final_games": 4, "validation_max_pieces": 50, "features": ["holes", "landing_height"],
-              "game": {"game": "tetris", "width": 6, "height": 8},
-              "optimizer": {"kind": "external"}, "external": {"name": "mine", "population": 3}}
+    config = tetris_run("ext", features=["holes", "landing_height"],
+                        optimizer={"kind": "external"}, external={"name": "mine", "population": 3})
+    del config["ga"]
     run = stacktune.Run(config, out="ext", quiet=True)
     run.evaluate(np.ones((3, 2)))
     run.finish()
@@ -477,10 +477,7 @@ def test_a_finished_external_run_is_run_again_with_run(tmp_path, monkeypatch):
 
 def test_a_folder_locked_by_this_process_says_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    config = {"name": "held", "generations": 2, "games": 2, "max_pieces": 50, "validation_games": 2,
-              "final_games": 4, "validation_max_pieces": 50,
-              "game": {"game": "tetris", "width": 6, "height": 8}, "ga": {"population": 4}}
-    first = stacktune.Run(config, out="held", quiet=True)
+    first = stacktune.Run(tetris_run("held", generations=2), out="held", quiet=True)
     with pytest.raises(ValueError) as raised:
         stacktune.Run.resume("held", quiet=True)
     assert str(raised.value) == (

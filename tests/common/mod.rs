@@ -81,3 +81,11 @@ pub fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> boo
         std::thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// Asserts that the files `names` of run folders `a` and `b` hold the same bytes; `what` says
+/// which runs they are.
+pub fn assert_same_files(a: &Path, b: &Path, names: &[&str], what: &str) {
+    for name in names {
+        assert_eq!(read(a, name), read(b, name), "{what}: {name} differs");
+    }
+}

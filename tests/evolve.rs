@@ -279,18 +279,7 @@ fn resume_after_kill(kind: &str) {
     // The page of the last checkpoint is there, and says the run is not finished.
     let page = read(&dir.path().join("cut"), "report.html");
     assert!(page.contains("The run is not finished"), "{kind}");
-    let resumed = run_in(dir.path(), &["evolve", "--resume", "cut", "--quiet"]);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    assert_same_files(
-        &dir.path().join("whole"),
-        &dir.path().join("cut"),
-        &["history.csv", "best.toml", "checkpoint.json"],
-        &format!("{kind}, after resume"),
-    );
+    resume_gives_whole(dir.path(), kind);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{assert_same_files, read, root, run_in};
+use common::{read, resume_gives_whole, root, run_in};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -193,16 +193,5 @@ fn a_run_stopped_by_ctrl_c_resumes_to_the_same_bytes() {
             && line.ends_with("resume with: stacktune evolve --resume cut"),
         "{line}"
     );
-    let resumed = run_in(dir.path(), &["evolve", "--resume", "cut", "--quiet"]);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    assert_same_files(
-        &dir.path().join("whole"),
-        &dir.path().join("cut"),
-        &["history.csv", "best.toml", "checkpoint.json"],
-        "after Ctrl-C and resume",
-    );
+    resume_gives_whole(dir.path(), "after Ctrl-C");
 }

@@ -82,10 +82,20 @@ pub fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> boo
     }
 }
 
-/// Asserts that the files `names` of run folders `a` and `b` hold the same bytes; `what` says
-/// which runs they are.
-pub fn assert_same_files(a: &Path, b: &Path, names: &[&str], what: &str) {
-    for name in names {
-        assert_eq!(read(a, name), read(b, name), "{what}: {name} differs");
+/// Resumes the run `dir/cut` and asserts it ends with the bytes of the same run left alone,
+/// `dir/whole`; `what` says which runs they are.
+pub fn resume_gives_whole(dir: &Path, what: &str) {
+    let resumed = run_in(dir, &["evolve", "--resume", "cut", "--quiet"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.join("whole"), name),
+            read(&dir.join("cut"), name),
+            "{what}: {name} differs after resume"
+        );
     }
 }

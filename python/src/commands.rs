@@ -35,7 +35,7 @@ pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult
 }
 
 /// `stacktune play`'s report for these flags, as the JSON text `play --json` prints. Ctrl-C
-/// stops it once the games under way are over, with KeyboardInterrupt.
+/// stops it within a second, mid-game, with KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (**flags))]
 pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<String> {

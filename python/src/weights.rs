@@ -186,7 +186,7 @@ pub fn args_in_memory(
 
 /// `stacktune play --json`'s report for weights held in memory, as JSON text, and the games'
 /// scores in order as a numpy array. The games run on every core with the GIL released; Ctrl-C
-/// stops the call once the games under way are over, with KeyboardInterrupt.
+/// stops the call within a second, mid-game, with KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (weights, names=None, **flags))]
 pub fn evaluate_json<'py>(

@@ -61,7 +61,7 @@ def play(**flags: Any) -> dict:
     the result is the JSON report as a dict: the summary (``mean``, ``ci95``, ...), the total
     pieces and ``per_game``, each game's score and what the game counts beside it. The games
     run in Rust with the GIL released; progress goes to ``sys.stderr`` (a notebook's output);
-    Ctrl-C (KeyboardInterrupt) stops the call once the games under way are over.
+    Ctrl-C (KeyboardInterrupt) stops the call within a second, mid-game.
     """
     with _stderr_to_python():
         return json.loads(_stacktune.play_json(**flags))

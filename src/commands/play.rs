@@ -201,8 +201,8 @@ fn replay_page<G: Replayable>(
 /// `args.game` describes, numbered from `args.seed`; `player` plays it under the search
 /// `args.game` gives. A two-player game plays `--games` against each opponent: game i meets
 /// opponent i mod n, so each opponent sees the game's schedule (openings, colours) from its
-/// start. Raising `stop` (a host's interrupt) ends it with an error once the games under way
-/// are over, without a report.
+/// start. Raising `stop` (Ctrl-C, or a host's interrupt) ends it with an error within a move
+/// of each game under way, without a report.
 pub fn play<G: Game>(
     backend: &dyn Backend,
     game: &G,

@@ -121,7 +121,7 @@ impl State {
 
     /// The run's next message, `None` once its thread has ended. Waits with the GIL released,
     /// looking for a signal every slice: Ctrl-C raises the run's stop flag and lets go of
-    /// the run (it stops once its generation is checkpointed), then raises KeyboardInterrupt
+    /// the run (it stops at its last checkpoint, the games under way dropped), then raises KeyboardInterrupt
     /// once the run's thread has ended; `Run.resume(folder)` continues it.
     fn recv(&mut self, py: Python<'_>) -> PyResult<Option<FromRun>> {
         let mut signal = None;

@@ -95,9 +95,9 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
     tables as nested dicts; relative paths in it are the working folder's). Keyword arguments
     are the CLI's flags (``out=``, ``generations=``, ``threads=``, ``quiet=``, ``resume=``, ...).
     The run writes the same folder the CLI writes. Progress shows in the terminal, or in the
-    notebook's output. Ctrl-C (KeyboardInterrupt) stops the run after the current generation,
-    checkpointed; ``evolve(resume=folder)`` continues it to the very result an uninterrupted
-    run gives.
+    notebook's output. Ctrl-C (KeyboardInterrupt) stops the run within a second at its last
+    checkpoint (the games under way are dropped); ``evolve(resume=folder)`` continues it to
+    the very result an uninterrupted run gives.
     """
     config_json = _config_json(config, flags)
     with _stderr_to_python():
@@ -108,7 +108,7 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
         except KeyboardInterrupt:
             run.stop()
             print(
-                "stacktune: stopping after this generation (its checkpoint is kept)",
+                "stacktune: stopping at the last checkpoint (the games under way are dropped)",
                 file=sys.stderr,
             )
             while not run.wait(0.1):

@@ -16,8 +16,8 @@ use std::sync::atomic::AtomicBool;
 
 /// The report `stacktune play --json` prints for `args`: the same games, the same figures.
 /// What writes files or plays a piece sequence (`--replay-html`, `--pieces`, `--trace`) is
-/// the command's alone and refused here. Raising `stop` ends it with an error once the games
-/// under way are over: the host's interrupt (Python's KeyboardInterrupt).
+/// the command's alone and refused here. Raising `stop` ends it with an error within a move
+/// of each game under way: the host's interrupt (Python's KeyboardInterrupt).
 pub fn play_report(args: PlayArgs, backend: &dyn Backend, stop: &AtomicBool) -> Result<PlayReport> {
     let file = WeightFile::load(&args.weights)?;
     play_report_of(args, &file, backend, stop)

@@ -109,6 +109,12 @@ pub const MAX_DETAILS: usize = 8;
 pub trait Policy<G: Game>: Sync {
     /// The move to play in `position`; `None` when the game offers none.
     fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move>;
+
+    /// Whether the player was told to stop (Ctrl-C): a game's loop asks once a move and ends
+    /// its episode where it is, and whoever told it drops the partial result.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A game: rules, placements and named features.
@@ -321,8 +327,8 @@ pub fn play_alone<G: Game>(
     })
 }
 
-/// Plays a game alone from `position` until it ends or reaches the move limit, `player`
-/// choosing and `step` playing each move: the default [`Game::episode`] with `step` =
+/// Plays a game alone from `position` until it ends, reaches the move limit or `player` is
+/// stopped, `player` choosing and `step` playing each move: the default [`Game::episode`] with `step` =
 /// [`Game::apply`], and the loop of a game whose episodes draw from a source of their own.
 pub fn play_from<G: Game>(
     game: &G,
@@ -334,7 +340,7 @@ pub fn play_from<G: Game>(
 ) -> EpisodeResult {
     let mut result = EpisodeResult::default();
     observe(&position, &result);
-    while limits.max_moves.is_none_or(|m| result.moves < m) {
+    while limits.max_moves.is_none_or(|m| result.moves < m) && !player.stopped() {
         let Some(mv) = player.choose(game, &position) else {
             break;
         };

@@ -52,5 +52,6 @@ pub mod progress;
 pub mod ratings;
 pub mod rng;
 pub mod stats;
+pub mod stop;
 pub mod tbp;
 pub mod toml_error;

@@ -140,15 +140,13 @@ impl WeightFile {
         Ok(file)
     }
 
-    /// Refuses an empty weights table and weights that are not finite numbers.
+    /// Refuses an empty weights table and weights that [`check_weight`] refuses.
     fn check_weights(&self) -> Result<()> {
         if self.weights.is_empty() {
             bail!("the [weights] table names no feature");
         }
-        for (name, value) in &self.weights {
-            if !value.is_finite() {
-                bail!("weight `{name}` is {value}: weights must be finite numbers");
-            }
+        for (name, &value) in &self.weights {
+            check_weight(name, value)?;
         }
         Ok(())
     }
@@ -239,6 +237,27 @@ impl Serialize for Ordered<'_> {
     }
 }
 
+/// The largest weight, in size, that a player takes. Only the weights' ratios choose moves,
+/// so no player needs more, and w · φ over every feature a game computes (at most 32, each far
+/// below 1e100) stays finite: a weight near f64's limit (1e307) would overflow the sum to
+/// infinity and tie every move. Weights are refused rather than scaled, so that the weights a
+/// player shows are the ones it was given.
+pub const MAX_WEIGHT: f64 = 1e100;
+
+/// The one check every weight passes, from a file, from memory or from an optimiser: a finite
+/// number of at most [`MAX_WEIGHT`] in size; the error names the weight.
+pub fn check_weight(name: &str, value: f64) -> Result<()> {
+    if !value.is_finite() {
+        bail!("weight `{name}` is {value}: weights must be finite numbers");
+    }
+    if value.abs() > MAX_WEIGHT {
+        bail!(
+            "weight `{name}` is {value:e}: weights must be at most 1e100 in size (only their ratios choose moves: divide them all by one number)"
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +306,17 @@ mod tests {
             let file = WeightFile::parse(&text).unwrap();
             assert_eq!(file.to_toml(&order), text);
         }
+    }
+
+    #[test]
+    fn refuses_huge_weights_as_it_refuses_infinite_ones() {
+        let text = "game = \"tetris\"\n[weights]\nholes = 1e307\n";
+        assert_eq!(
+            WeightFile::parse(text).unwrap_err().to_string(),
+            "weight `holes` is 1e307: weights must be at most 1e100 in size (only their ratios choose moves: divide them all by one number)"
+        );
+        assert!(check_weight("holes", -1e100).is_ok());
+        assert!(check_weight("holes", -1.5e100).is_err());
     }
 
     #[test]

@@ -279,19 +279,7 @@ fn resume_after_kill(kind: &str) {
     // The page of the last checkpoint is there, and says the run is not finished.
     let page = read(&dir.path().join("cut"), "report.html");
     assert!(page.contains("The run is not finished"), "{kind}");
-    let resumed = run_in(dir.path(), &["evolve", "--resume", "cut", "--quiet"]);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    for name in ["history.csv", "best.toml", "checkpoint.json"] {
-        assert_eq!(
-            read(&dir.path().join("whole"), name),
-            read(&dir.path().join("cut"), name),
-            "{kind}: {name} differs after resume"
-        );
-    }
+    resume_gives_whole(dir.path(), kind);
 }
 
 #[test]

@@ -417,6 +417,60 @@ fn checkpoint_is_checked_against_run_toml_and_history() {
     );
 }
 
+#[test]
+fn a_resume_refuses_a_run_toml_changed_in_anything_but_generations() {
+    let dir = setup();
+    resumable(dir.path());
+    let run_toml = dir.path().join("r/run.toml");
+    let original = fs::read_to_string(&run_toml).unwrap();
+    for (from, to, message) in [
+        (
+            "\ngames = 2",
+            "\ngames = 3",
+            "changes `games` (3, the run started with 2)",
+        ),
+        (
+            "seed = 3",
+            "seed = 4",
+            "changes `seed` (4, the run started with 3)",
+        ),
+        (
+            "width = 6",
+            "width = 7",
+            "changes `game.width` (7, the run started with 6)",
+        ),
+        (
+            "validation_seed = 1000001",
+            "validation_seed = 7",
+            "changes `validation_seed` (7, the run started with 1000001)",
+        ),
+    ] {
+        assert!(original.contains(from), "{from} not in run.toml");
+        fs::write(&run_toml, original.replace(from, to)).unwrap();
+        let field = message.split('`').nth(1).unwrap();
+        resume_error(
+            dir.path(),
+            &format!(
+                "cannot resume r: its run.toml {message}; a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is"
+            ),
+        );
+    }
+    // Raising generations (and the thread count) is what a resume may change.
+    fs::write(
+        &run_toml,
+        original
+            .replace("generations = 2", "generations = 3")
+            .replace("threads = 0", "threads = 1"),
+    )
+    .unwrap();
+    let resumed = run_in(dir.path(), &["evolve", "--resume", "r", "--quiet"]);
+    success(&resumed);
+    assert_eq!(
+        read(&dir.path().join("r"), "history.csv").lines().count(),
+        4
+    );
+}
+
 /// A run long enough to be caught running: Tetris 10 × 20 from El-Tetris's weights.
 fn start_long_run(dir: &Path, out: &str) -> std::process::Child {
     let init = root().join("weights/tetris/el-tetris.toml");

@@ -137,7 +137,8 @@ BAD = [
     ("stacktune.play(games=3)", TypeError, "the following required arguments were not provided: weights="),
     ("stacktune.Player(W, wdith=6)", TypeError, "Player() got an unexpected keyword argument 'wdith'"),
     ("stacktune.evolve(generations='many')", TypeError, "evolve() keyword 'generations' takes an int, not str"),
-    ("stacktune.Player(W).choose(played(stacktune.Tetris(4, 4), 100))", ValueError, "the game is over: there is no move to choose"),
+    ("stacktune.Player(W, width=4, height=4).choose(played(stacktune.Tetris(4, 4), 100))", ValueError, "the game is over: there is no move to choose"),
+    ("stacktune.Player(W).choose(stacktune.Tetris(4, 4))", ValueError, "weights file weights/tetris/dellacherie.toml plays tetris (research 10x20, uniform pieces), not this tetris game (research 4x4, uniform pieces)"),
 ]
 
 

@@ -5,8 +5,9 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::hosted::{HostBackend, HostedGame, HostedSpec};
-use crate::run::{Driver, RunConfig, RunResult, evolve, is_finished};
+use crate::run::HostedSpec;
+use crate::run::hosted::{HostBackend, HostedGame};
+use crate::run::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
@@ -24,6 +25,9 @@ pub struct EvolveArgs {
     /// Run config (TOML); flags below override its fields. Without it, the built-in default.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// A run config held in memory (a host's dict), read as `--config` reads a file.
+    #[arg(skip)]
+    pub given: Option<Box<RunConfig>>,
     #[command(flatten)]
     pub game: GameSpec,
     /// Features to tune, comma-separated (default: all of the game's).
@@ -95,9 +99,10 @@ pub struct Off {
 impl EvolveArgs {
     /// The config file (or the default) with the flags applied.
     fn resolve(&self) -> Result<RunConfig> {
-        let mut c = match &self.config {
-            Some(path) => RunConfig::load(path)?,
-            None => RunConfig::builtin(),
+        let mut c = match (&self.config, &self.given) {
+            (Some(path), _) => RunConfig::load(path)?,
+            (None, Some(given)) => (**given).clone(),
+            (None, None) => RunConfig::builtin(),
         };
         let g = &self.game;
         let other_rules = g.rules.is_some() && g.rules != c.game.rules;
@@ -193,6 +198,11 @@ impl EvolveArgs {
             c.ga.elitism = c.ga.population.saturating_sub(1).min(c.ga.elitism);
         }
         c.ga.tournament = c.ga.tournament.min(c.ga.population.max(1));
+        if c.optimizer.kind == OptimizerKind::External && c.external.is_none() {
+            bail!(
+                "[optimizer] kind = \"external\" needs an [external] table: name = \"...\" (the optimiser, as run.toml records it) and population = N (candidates a generation)"
+            );
+        }
         Ok(c.resolved())
     }
 }
@@ -245,6 +255,7 @@ fn config_and_folder(
     Ok(match &args.resume {
         Some(dir) => {
             let overrides = args.config.is_some()
+                || args.given.is_some()
                 || args.game != GameSpec::default()
                 || args.features.is_some()
                 || args.population.is_some()
@@ -266,7 +277,7 @@ fn config_and_folder(
                 );
             }
             // Locked before reading: no other process may change the folder while it is checked.
-            let folder = RunFolder::resume(dir, is_finished)?;
+            let folder = RunFolder::resume(dir, rerun_of_finished)?;
             let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
             if hosted.is_some() && config.hosted.as_ref() != hosted {
                 let was = config

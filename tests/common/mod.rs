@@ -90,3 +90,21 @@ pub fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> boo
         std::thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// Resumes the run `dir/cut` and asserts it ends with the bytes of the same run left alone,
+/// `dir/whole`; `what` says which runs they are.
+pub fn resume_gives_whole(dir: &Path, what: &str) {
+    let resumed = run_in(dir, &["evolve", "--resume", "cut", "--quiet"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.join("whole"), name),
+            read(&dir.join("cut"), name),
+            "{what}: {name} differs after resume"
+        );
+    }
+}

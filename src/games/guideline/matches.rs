@@ -28,6 +28,11 @@ pub trait Contestant {
     fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String>;
     /// `mv` was played, leaving `side` (its next piece dealt).
     fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String>;
+    /// Whether the side was told to stop (Ctrl-C): the match ends where it is, and whoever
+    /// plays it drops it.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A weight set under a search as a contestant: it reads the position afresh every move.
@@ -54,6 +59,10 @@ impl<P: Policy<Guideline>> Contestant for PolicySide<'_, P> {
 
     fn played(&mut self, _: &Guideline, _: Move, _: &Side) -> Result<(), String> {
         Ok(())
+    }
+
+    fn stopped(&self) -> bool {
+        self.player.stopped()
     }
 }
 
@@ -137,7 +146,10 @@ pub fn play(
     for s in 0..2 {
         faults[s] = sides[s].sync(game, &state[s]).err();
     }
-    while record.pieces < cap as u32 && faults.iter().all(Option::is_none) {
+    while record.pieces < cap as u32
+        && faults.iter().all(Option::is_none)
+        && !sides.iter().any(|s| s.stopped())
+    {
         let mut sent = [0u32; 2];
         let mut lost: [Option<String>; 2] = [None, None];
         for s in 0..2 {

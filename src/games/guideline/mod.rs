@@ -269,7 +269,7 @@ impl Guideline {
         let mut result = EpisodeResult::default();
         let (mut lines, mut attack, mut lost) = (0u64, 0u64, false);
         observe(&side, &result);
-        while result.moves < cap {
+        while result.moves < cap && !player.stopped() {
             if self.mode == Mode::Survival && side.placed.is_multiple_of(SURVIVAL_EVERY) {
                 let rows = rng.random_range(1..=4);
                 side.incoming

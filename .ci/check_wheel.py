@@ -1,9 +1,10 @@
 """Checks one cross-built wheel of the Python package without its platform: the wheel's name
 carries the platform tag its target must have; its extension is a binary of that platform and
-architecture (`file`), links only what every machine of the platform has (the import table:
-Windows system DLLs and the stable ABI's python3.dll, only libSystem on macOS, glibc's
-libraries on Linux, never a libpython), carries no symbol table where the wheel is stripped, and
-on x86-64 counts bits with POPCNT (x86-64-v2, .cargo/config.toml). Tools: `file` and
+architecture (`file`); it links only what every machine of the platform has (the import table:
+Windows system DLLs and the stable ABI's python3.dll, libSystem and iconv on macOS, glibc's
+libraries on Linux, never a libpython); it exports the module's PyInit function; it carries no
+symbol table (the wheels are stripped); on x86-64 it counts bits with POPCNT (x86-64-v2,
+.cargo/config.toml). Tools: `file` and
 `llvm-objdump` (Debian's `file` and `llvm`).
 
     python3 .ci/check_wheel.py TARGET WHEEL
@@ -49,19 +50,22 @@ TARGETS = {
     "x86_64-pc-windows-gnu": (
         "win_amd64",
         "stacktune/_stacktune.pyd",
-        "PE32+ executable (DLL) (console) x86-64, for MS Windows",
+        "PE32+ executable (DLL) (console) x86-64",
         True,
     ),
 }
 
 #: What each platform's extension may link: on Linux the libraries manylinux2014 allows that
-#: Rust's standard library uses; on macOS libSystem alone (Python's own symbols are looked up
-#: in the process, `-undefined dynamic_lookup`); on Windows python3.dll (the stable ABI, whose
-#: import library PyO3's `generate-import-lib` writes) and DLLs every Windows has.
+#: Rust's standard library uses; on macOS libSystem and the iconv libraries Rust's standard
+#: library links (`libc` links iconv on Apple targets), all three in /usr/lib of every macOS
+#: (Python's own symbols are looked up in the process, `-undefined dynamic_lookup`); on Windows
+#: python3.dll (the stable ABI, whose import library PyO3's `generate-import-lib` writes) and
+#: DLLs every Windows has.
 ALLOWED = {
     "linux": {"libc.so.6", "libm.so.6", "libgcc_s.so.1", "libpthread.so.0", "libdl.so.2",
               "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1", "librt.so.1"},
-    "darwin": {"/usr/lib/libSystem.B.dylib"},
+    "darwin": {"/usr/lib/libsystem.b.dylib", "/usr/lib/libiconv.2.dylib",
+               "/usr/lib/libcharset.1.dylib"},
     "windows": {"python3.dll", "kernel32.dll", "ntdll.dll", "bcryptprimitives.dll",
                 "api-ms-win-core-synch-l1-2-0.dll", "msvcrt.dll", "ws2_32.dll", "userenv.dll",
                 "advapi32.dll"},
@@ -82,10 +86,25 @@ def imports(platform, path):
         out = run("llvm-objdump", "-p", path)
         return re.findall(r"^\s*NEEDED\s+(\S+)", out, re.M)
     if platform == "darwin":
+        # The list begins with the library's own name (its LC_ID_DYLIB), which is not an import.
+        own = run("llvm-objdump", "--macho", "--dylib-id", path).splitlines()[1:]
         out = run("llvm-objdump", "--macho", "--dylibs-used", path)
-        return [line.split(" (")[0].strip() for line in out.splitlines()[1:] if line.strip()]
+        used = [line.split(" (")[0].strip() for line in out.splitlines()[1:] if line.strip()]
+        return [lib for lib in used if lib not in {line.strip() for line in own}]
     out = run("llvm-objdump", "-p", path)
     return re.findall(r"^\s*DLL Name:\s+(\S+)", out, re.M)
+
+
+def exports(platform, path):
+    """The names the extension exports: Python looks for PyInit_<module> among them."""
+    if platform == "linux":
+        return run("llvm-objdump", "-T", path).split()
+    if platform == "darwin":
+        # Mach-O names carry a leading underscore.
+        out = run("llvm-objdump", "--macho", "--exports-trie", path)
+        return [word[1:] for word in out.split() if word.startswith("_")]
+    out = run("llvm-objdump", "-p", path)
+    return out[out.find("Export Table:"):].split()
 
 
 def symbols(platform, path):
@@ -116,6 +135,9 @@ def check(target, wheel):
         strays = [lib for lib in libraries if lib.lower() not in ALLOWED[platform]]
         if not libraries or strays:
             sys.exit(f"{name}: {extension} imports {libraries}; not allowed: {strays}")
+        init = "PyInit_" + pathlib.PurePosixPath(extension).name.split(".")[0]
+        if init not in exports(platform, path):
+            sys.exit(f"{name}: {extension} does not export {init}: Python cannot import it")
         count = symbols(platform, path)
         if count:
             sys.exit(f"{name}: {extension} keeps {count} symbols: not stripped")

@@ -1,9 +1,9 @@
 //! Throughput of the Puyo engine on one thread: placements simulated per second (drop, chain
 //! resolution and scoring, no features) and boards per second for the chain-potential
 //! feature, the most expensive one, over mid-game fields a chain-building player left; and the
-//! time of one move of the shipped sampled beam (`weights/puyo/tsu-beam.toml`) and of the
-//! strongest (`weights/puyo/tsu-beam-form.toml`) beside the 2-ply player's, measured in the
-//! same run so the ratios hold on a busy machine.
+//! time of one move of the sampled beams (the first, the chain-form step and the shipped
+//! `weights/puyo/tsu-beam-fired.toml`) beside the 2-ply player's, measured in the same run so
+//! the ratios hold on a busy machine.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
@@ -85,8 +85,8 @@ fn potential_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// Time of one move under Tsu rules with the current pair and two next shown: the shipped
-/// weights, the chain-form file (`tsu-beam-form.toml`) and the strongest file
+/// Time of one move under Tsu rules with the current pair and two next shown: the first beam
+/// player and the chain-form step (`reports/puyo-tsu-beam-steps/`) and the shipped file
 /// (`tsu-beam-fired.toml`, the form weights valuing moves by what their lines fire) each under
 /// the sampled beam its file names, and the 2-ply weights under the 2-ply lookahead (the
 /// player the beam replaces), over the same mid-game positions.
@@ -114,8 +114,10 @@ fn move_time(c: &mut Criterion) {
             },
         )
     };
-    let shipped = beam(include_str!("../weights/puyo/tsu-beam.toml"));
-    let form = beam(include_str!("../weights/puyo/tsu-beam-form.toml"));
+    let first = beam(include_str!("../reports/puyo-tsu-beam-steps/tsu-beam.toml"));
+    let form = beam(include_str!(
+        "../reports/puyo-tsu-beam-steps/tsu-beam-form.toml"
+    ));
     let fired = beam(include_str!("../weights/puyo/tsu-beam-fired.toml"));
     let two_ply_file = WeightFile::parse(include_str!("../weights/puyo/tsu-2ply.toml")).unwrap();
     let two_ply = Player::new(
@@ -126,7 +128,7 @@ fn move_time(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(positions.len() as u64));
     let players = [
-        ("tsu_beam", &shipped),
+        ("tsu_beam", &first),
         ("tsu_beam_form", &form),
         ("tsu_beam_fired", &fired),
         ("two_ply", &two_ply),

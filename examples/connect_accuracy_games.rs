@@ -3,7 +3,7 @@
 //! `c4solver -a` prints them (so his binary can check them line for line).
 //!
 //! ```sh
-//! cargo run --release --example connect_accuracy_games -- weights/connect/depth4.toml 2,4,6 196 1000001 12 \
+//! cargo run --release --example connect_accuracy_games -- reports/connect-depth4/best.toml 2,4,6 196 1000001 12 \
 //!     > tests/data/connect/accuracy-games.txt
 //! ```
 //!

@@ -3,7 +3,7 @@
 //! how many more a perfect game lasts (R1: fewer than 14, R2: 14 to 27, R3: 28 or more).
 //!
 //! Pons' own sets are not in his repository; these are the same kind, made here, with the
-//! scores of our solver (cross-checked against his binary, see docs/connect-search.md).
+//! scores of our solver (cross-checked against his binary, see docs/notes/connect.md).
 //!
 //! ```sh
 //! cargo run --release --example connect_test_sets -- L2_R2 1000 1 > tests/data/connect/test_l2_r2.txt

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Game times: this machine plays 300 uncapped 10 × 10 games with the shipped long run's
-//! weights (`weights/tetris/stacktune-long.toml`) on one thread; a game's time is its pieces ×
+//! weights (`reports/tetris-long/best.toml`) on one thread; a game's time is its pieces ×
 //! the measured time per piece. The 10 × 20 games cannot be played out here (7.4 M lines each
 //! with these weights, docs/scale-out.md), so their lengths are the 10 × 10 lengths' measured shape (each
 //! divided by their mean) scaled to 7.4 M lines × 2.5 pieces a line, at the time per piece
@@ -191,7 +191,7 @@ fn main() {
             .nth(i)
             .map_or(default, |a| a.parse().expect("a number"))
     };
-    let weights = WeightFile::parse(include_str!("../weights/tetris/stacktune-long.toml")).unwrap();
+    let weights = WeightFile::parse(include_str!("../reports/tetris-long/best.toml")).unwrap();
     let (small, small_piece) = measure(&weights, 10, 10, 300, 0);
     let (_, large_piece) = measure(&weights, 10, 20, 4, 100_000);
     let mean = small.iter().sum::<f64>() / small.len() as f64;

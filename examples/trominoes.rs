@@ -20,7 +20,7 @@ use stacktune::game::{FeatureMask, FeatureValues, Game, Outcome};
 use stacktune::games::GameSpec;
 use stacktune::progress::Mode;
 use stacktune::replay::Replayable;
-use stacktune::run::{RunConfig, RunResult, evolve, is_finished};
+use stacktune::run::{RunConfig, RunResult, evolve, rerun_of_finished};
 use stacktune::stats::Summary;
 use stacktune::weights::WeightFile;
 use std::path::{Path, PathBuf};
@@ -345,7 +345,7 @@ pub fn tune(config: &RunConfig, out: &Path, resume: bool, mode: Mode) -> anyhow:
     let game = Trominoes;
     let backend = LocalGame(&game);
     if resume {
-        let folder = RunFolder::resume(out, is_finished)?;
+        let folder = RunFolder::resume(out, rerun_of_finished)?;
         let config = RunConfig::load(&folder.path().join("run.toml"))?;
         return evolve(
             &game,

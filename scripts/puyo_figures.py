@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The Puyo figures of docs/puyo-beam.md from `stacktune play --json` reports.
+"""The Puyo figures of docs/notes/puyo.md from `stacktune play --json` reports.
 
-    stacktune play --weights weights/puyo/tsu-beam.toml --fitness max_chain \
+    stacktune play --weights reports/puyo-tsu-beam-steps/tsu-beam.toml --fitness max_chain \
         --max-pieces 100 --games 500 --seed 2000001 --threads 1 --json > beam.json
     python3 scripts/puyo_figures.py beam.json [other.json ...]
 

@@ -4,9 +4,10 @@
 
 use crate::backend;
 use crate::commands::{
-    compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, watch,
+    compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, tbp,
+    versus, watch,
 };
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
@@ -41,13 +42,20 @@ enum Command {
     ConnectBook(connect_book::ConnectBookArgs),
     /// Write a weights file as one self-contained file for another runner (a Kaggle agent).
     Export(export::ExportArgs),
+    /// Versus Tetris matches between two players: weights files or Tetris Bot Protocol bots.
+    Versus(versus::VersusArgs),
+    /// Be a Tetris Bot Protocol bot on standard input and output, playing a weights file.
+    Tbp(tbp::TbpArgs),
 }
 
 /// Runs the command line `args` (the program's name first) and returns its exit code: 0, 1 for
 /// an error (printed as one line after `error:`), clap's code for bad arguments. Help and
 /// version print as clap prints them.
 pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    let parsed = negative_numbers_are_values(Cli::command())
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return bad_arguments(e),
     };
@@ -64,6 +72,8 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
         Command::SolveConnect(args) => solve_connect::run(args),
         Command::ConnectBook(args) => connect_book::run(args),
         Command::Export(args) => export::run(args),
+        Command::Versus(args) => versus::run(args),
+        Command::Tbp(args) => tbp::run(args),
     });
     match result {
         Ok(()) => 0,
@@ -72,6 +82,17 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
             1
         }
     }
+}
+
+/// Every flag of `command` and its subcommands takes a negative number as its value: clap
+/// would take `--games -5` for a flag `-5`, where the user gave a value out of range.
+fn negative_numbers_are_values(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| {
+            let takes_values = arg.get_action().takes_values();
+            arg.allow_negative_numbers(takes_values)
+        })
+        .mut_subcommands(negative_numbers_are_values)
 }
 
 /// Clap follows its errors with a usage block and a hint; bad arguments get one line here (what
@@ -112,6 +133,8 @@ impl Command {
             Command::SolveConnect(_) => ("solve-connect", false),
             Command::ConnectBook(_) => ("connect-book", false),
             Command::Export(_) => ("export", false),
+            Command::Versus(_) => ("versus", false),
+            Command::Tbp(_) => ("tbp", false),
         }
     }
 }

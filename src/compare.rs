@@ -145,15 +145,19 @@ pub fn compare(
         let optimizer = entrant.config.optimizer.kind.name().to_string();
         let mut finals = Vec::new();
         for (r, config) in configs.iter().enumerate() {
+            // Named as its folder is, so the line and the folder agree (repeat r plays the
+            // config's seed + r).
+            let repeat = format!("repeat-{r}");
             if mode != Mode::Quiet {
+                let plural = if config.generations == 1 { "" } else { "s" };
                 eprintln!(
-                    "{}: repeat {}/{repeats}, {} generations",
+                    "{}/{repeat}: {} generation{plural} (run {} of {repeats})",
                     entrant.label,
-                    r + 1,
-                    config.generations
+                    config.generations,
+                    r + 1
                 );
             }
-            let run_dir = dir.join(&entrant.label).join(format!("repeat-{r}"));
+            let run_dir = dir.join(&entrant.label).join(&repeat);
             let game = config.game.build()?;
             let open = || RunFolder::claim(&run_dir, false, |_| false);
             let result =

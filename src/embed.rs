@@ -16,8 +16,8 @@ use std::sync::atomic::AtomicBool;
 
 /// The report `stacktune play --json` prints for `args`: the same games, the same figures.
 /// What writes files or plays a piece sequence (`--replay-html`, `--pieces`, `--trace`) is
-/// the command's alone and refused here. Raising `stop` ends it with an error once the games
-/// under way are over: the host's interrupt (Python's KeyboardInterrupt).
+/// the command's alone and refused here. Raising `stop` ends it with an error within a move
+/// of each game under way: the host's interrupt (Python's KeyboardInterrupt).
 pub fn play_report(args: PlayArgs, backend: &dyn Backend, stop: &AtomicBool) -> Result<PlayReport> {
     let file = WeightFile::load(&args.weights)?;
     play_report_of(args, &file, backend, stop)
@@ -94,6 +94,9 @@ pub fn player_for<G: Game>(
 /// any tip, before the usage block and clap's pointer to --help, one paragraph each (a list,
 /// the missing arguments, joins into its paragraph).
 pub fn bad_arguments(e: &clap::Error) -> String {
+    if let Some(line) = negative_count(e) {
+        return line;
+    }
     let text = e.render().to_string();
     let before_usage = text.split("\nUsage:").next().unwrap_or_default();
     let what: Vec<String> = before_usage
@@ -102,4 +105,24 @@ pub fn bad_arguments(e: &clap::Error) -> String {
         .filter(|p| !p.is_empty() && !p.starts_with("For more information"))
         .collect();
     what.join("; ")
+}
+
+/// A negative number given to a flag that counts (`--games -5`): clap says it found no digit
+/// in it, where the user needs to hear that the value is out of range.
+fn negative_count(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let (Some(ContextValue::String(arg)), Some(ContextValue::String(value))) = (
+        e.get(ContextKind::InvalidArg),
+        e.get(ContextKind::InvalidValue),
+    ) else {
+        return None;
+    };
+    let negative = value
+        .strip_prefix('-')
+        .is_some_and(|digits| digits.parse::<f64>().is_ok());
+    let flag = arg.split_whitespace().next()?;
+    negative.then(|| format!("error: {flag} {value} is out of range: it cannot be negative"))
 }

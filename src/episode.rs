@@ -23,7 +23,8 @@ pub fn play_episode<G: Game>(
 /// `k / games` on game `k % games`. Pairs are played in parallel on the current rayon pool and
 /// come back in pair order whatever the thread count (all of them, `0..players × games`, are
 /// player by player in game order); `progress` hears of the moves as they are played and of
-/// each game as it ends. Returns `None` if `stop` was raised before every game was played.
+/// each game as it ends. Raising `stop` ends the games under way at their next move; they are
+/// dropped and the result is `None`.
 #[allow(clippy::too_many_arguments)]
 pub fn play_pairs<G: Game, P: Policy<G>>(
     game: &G,
@@ -42,17 +43,37 @@ pub fn play_pairs<G: Game, P: Policy<G>>(
                 return None;
             }
             let (player, index) = ((k / games) as usize, k % games);
-            let r = game.episode(
-                &players[player],
-                index,
-                streams(index),
-                limits,
-                &mut |_, so_far| progress.playing(so_far.moves),
-            );
+            let player = Stoppable {
+                policy: &players[player],
+                stop,
+            };
+            let r = game.episode(&player, index, streams(index), limits, &mut |_, so_far| {
+                progress.playing(so_far.moves)
+            });
+            // A game the flag cut short is not a game played.
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             progress.game_ended(r.moves);
             Some(r)
         })
         .collect()
+}
+
+/// A policy told to stop once `stop` is raised.
+pub struct Stoppable<'a, P> {
+    pub policy: &'a P,
+    pub stop: &'a AtomicBool,
+}
+
+impl<G: Game, P: Policy<G>> Policy<G> for Stoppable<'_, P> {
+    fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move> {
+        self.policy.choose(game, position)
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.policy.stopped()
+    }
 }
 
 /// Runs `work` on a pool of `threads` threads (0 = one per core), within [`THREADS`].

@@ -1,8 +1,8 @@
 //! The linear evaluator `w · φ` and the move choice built on it, for any game.
 
 use crate::game::{FeatureMask, FeatureValues, Game, MAX_FEATURES, Outcome};
-use crate::weights::WeightFile;
-use anyhow::{Result, bail};
+use crate::weights::{WeightFile, check_weight};
+use anyhow::Result;
 
 /// A linear player: weights resolved to the game's feature indices.
 ///
@@ -18,7 +18,7 @@ pub struct LinearPlayer {
 
 impl LinearPlayer {
     /// A player from weights aligned with `names` (the game's feature order); zero weights are
-    /// dropped. Non-finite weights are rejected.
+    /// dropped. A weight [`check_weight`] refuses is an error naming it.
     pub fn from_vector(names: &[&str], weights: &[f64]) -> Result<LinearPlayer> {
         debug_assert_eq!(names.len(), weights.len());
         let mut player = LinearPlayer {
@@ -27,9 +27,7 @@ impl LinearPlayer {
             mask: 0,
         };
         for (i, (&w, name)) in weights.iter().zip(names).enumerate() {
-            if !w.is_finite() {
-                bail!("weight `{name}` is {w}: weights must be finite numbers");
-            }
+            check_weight(name, w)?;
             if w != 0.0 {
                 player.terms[player.len] = (i as u8, w);
                 player.len += 1;

@@ -119,20 +119,20 @@ impl RunFolder {
         }
     }
 
-    /// The folder of a run to resume: it must hold a run that `finished` says is not finished,
-    /// and no other process may be writing it. A finished run is refused before its folder is
-    /// locked, so that its folder (a shipped reference run, say) gains no lock file, and again
-    /// once locked.
-    pub fn resume(path: &Path, finished: impl Fn(&Path) -> bool) -> Result<RunFolder> {
+    /// The folder of a run to resume: it must hold a run that is not finished (`rerun` gives
+    /// how to run a finished one again, `None` for one not finished), and no other process may
+    /// be writing it. A finished run is refused before its folder is locked, so that its
+    /// folder (a shipped reference run, say) gains no lock file, and again once locked.
+    pub fn resume(path: &Path, rerun: impl Fn(&Path) -> Option<String>) -> Result<RunFolder> {
         check_not_above_here(path, "--resume")?;
         let dir = path.display();
         if !path.join("run.toml").is_file() {
             bail!("{dir} holds no run to resume (no run.toml there)");
         }
         let refuse_finished = || {
-            if finished(path) {
+            if let Some(again) = rerun(path) {
                 bail!(
-                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config {dir}/run.toml"
+                    "{dir} holds a finished run (its best.toml is written): nothing to resume; to run it again: {again}"
                 );
             }
             Ok(())
@@ -240,6 +240,12 @@ fn lock(path: PathBuf) -> Result<RunFolder> {
                 "" => "pid not yet written".to_string(),
                 p => format!("pid {p}"),
             };
+            if pid == format!("pid {}", std::process::id()) {
+                bail!(
+                    "{} is in use by a run of this process ({pid}): finish that run (or stop it, or let it go) before another run uses the folder",
+                    path.display()
+                );
+            }
             bail!(
                 "{} is in use by another stacktune process ({pid}); wait for it to end, or stop it",
                 path.display()

@@ -8,10 +8,10 @@ use std::fmt;
 
 /// Most features any game may define. Feature values live in a fixed array so that scoring a
 /// placement never allocates.
-pub const MAX_FEATURES: usize = 32;
+pub const MAX_FEATURES: usize = 64;
 
 /// A set of feature indices as a bit mask: games compute only the features a weight set uses.
-pub type FeatureMask = u32;
+pub type FeatureMask = u64;
 
 /// Feature values of one resulting state, indexed by the game's feature order. Only the entries
 /// whose bit is set in the requested [`FeatureMask`] are meaningful.
@@ -109,6 +109,12 @@ pub const MAX_DETAILS: usize = 8;
 pub trait Policy<G: Game>: Sync {
     /// The move to play in `position`; `None` when the game offers none.
     fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move>;
+
+    /// Whether the player was told to stop (Ctrl-C): a game's loop asks once a move and ends
+    /// its episode where it is, and whoever told it drops the partial result.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A game: rules, placements and named features.
@@ -253,6 +259,12 @@ pub trait Game: Send + Sync {
         self.clone()
     }
 
+    /// How a two-player game's episodes against one opponent differ (Connect-N alternates
+    /// colours), for `play`'s table; `None` for a one-player game.
+    fn pairing(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Who plays what in episode `index`, for `watch`; `None` for a one-player game.
     fn describe_episode(&self, index: u64) -> Option<String> {
         let _ = index;
@@ -315,8 +327,8 @@ pub fn play_alone<G: Game>(
     })
 }
 
-/// Plays a game alone from `position` until it ends or reaches the move limit, `player`
-/// choosing and `step` playing each move: the default [`Game::episode`] with `step` =
+/// Plays a game alone from `position` until it ends, reaches the move limit or `player` is
+/// stopped, `player` choosing and `step` playing each move: the default [`Game::episode`] with `step` =
 /// [`Game::apply`], and the loop of a game whose episodes draw from a source of their own.
 pub fn play_from<G: Game>(
     game: &G,
@@ -328,7 +340,7 @@ pub fn play_from<G: Game>(
 ) -> EpisodeResult {
     let mut result = EpisodeResult::default();
     observe(&position, &result);
-    while limits.max_moves.is_none_or(|m| result.moves < m) {
+    while limits.max_moves.is_none_or(|m| result.moves < m) && !player.stopped() {
         let Some(mv) = player.choose(game, &position) else {
             break;
         };

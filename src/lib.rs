@@ -20,6 +20,10 @@ pub mod report;
 pub mod report_page;
 pub mod run;
 
+// Versus Tetris matches: two players on the same pieces, each a weights file under its search
+// or any bot behind the Tetris Bot Protocol; a tuned player as a TBP bot.
+pub mod versus;
+
 // Where games are played (threads or MPI ranks), and the optimisers, which name no game.
 pub mod backend;
 pub mod tune;
@@ -38,11 +42,16 @@ pub mod episode;
 pub mod eval;
 pub mod weights;
 
-// The trait every game implements, and the base every layer uses.
+// The trait every game implements, and the base every layer uses (the Tetris Bot Protocol's
+// messages and both of its ends name no game).
 pub mod fsutil;
 pub mod game;
 pub mod limits;
+pub mod match_stats;
 pub mod progress;
+pub mod ratings;
 pub mod rng;
 pub mod stats;
+pub mod stop;
+pub mod tbp;
 pub mod toml_error;

@@ -1,6 +1,8 @@
 //! Progress for long work: a bar on a terminal, plain lines otherwise, nothing with `--quiet`.
 
-use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{
+    HumanCount, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle,
+};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -129,10 +131,40 @@ impl Progress {
         self.inc();
     }
 
+    /// The bar: its ETA is the time so far over the units done, times the units left, and `?`
+    /// before the first unit is done (indicatif's own would say 0 s then).
     fn style() -> ProgressStyle {
         ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} eta {eta}")
             .expect("a valid progress template")
+            .with_key(
+                "eta",
+                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let (done, total) = (state.pos(), state.len().unwrap_or(0));
+                    let _ = match done {
+                        0 => write!(out, "?"),
+                        _ => {
+                            let left = total.saturating_sub(done) as f64 / done as f64;
+                            let eta = state.elapsed().mul_f64(left);
+                            write!(out, "{:#}", HumanDuration(eta))
+                        }
+                    };
+                },
+            )
             .progress_chars("=> ")
+    }
+
+    /// Shows the work begun at once (`0/N` on a plain line), and on a terminal keeps the bar's
+    /// clock and ETA moving between units: for work whose units take minutes each.
+    pub fn show_start(&self) {
+        match self.mode {
+            Mode::Quiet => {}
+            Mode::Bar => {
+                if let Some(bar) = &self.bar {
+                    bar.enable_steady_tick(Duration::from_secs(1));
+                }
+            }
+            Mode::Lines => eprintln!("{}: 0/{} (0.0 s)", self.label, self.total),
+        }
     }
 
     /// One more unit done.

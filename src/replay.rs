@@ -13,6 +13,7 @@ use crate::search::Player;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Moves a replay stores by default: enough to watch a game well past its opening, small
 /// enough that a report with a replay stays under a few hundred kilobytes.
@@ -115,6 +116,7 @@ pub struct Replay {
 struct Recording<'a, M> {
     player: &'a Player,
     chosen: Mutex<Option<M>>,
+    stop: &'a AtomicBool,
 }
 
 impl<G: Game> Policy<G> for Recording<'_, G::Move> {
@@ -123,13 +125,19 @@ impl<G: Game> Policy<G> for Recording<'_, G::Move> {
         *self.chosen.lock().expect("one episode, one thread") = mv;
         mv
     }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// Plays game `index` of `play --seed seed` with `player` under `limits` (the game numbered
 /// from `seed` as `play` numbers it), storing its first `cap` moves. A game whose episodes are
 /// estimates is played out instead, and stopped after those `cap` moves: its games may last
 /// hundreds of millions of moves. `progress` hears of the moves as they are played (a level-4
-/// contest game plays 180,000) and of the game when it ends.
+/// contest game plays 180,000) and of the game when it ends. Raising `stop` ends the game at
+/// its next move, and gives `None`.
+#[allow(clippy::too_many_arguments)]
 pub fn record<G: Replayable>(
     game: &G,
     player: &Player,
@@ -138,7 +146,8 @@ pub fn record<G: Replayable>(
     limits: EpisodeLimits,
     cap: u64,
     progress: &Progress,
-) -> Replay {
+    stop: &AtomicBool,
+) -> Option<Replay> {
     let played_out = game.played_out();
     let (game, limits) = match &played_out {
         Some(whole) => (whole, EpisodeLimits::capped(cap)),
@@ -148,6 +157,7 @@ pub fn record<G: Replayable>(
     let recording = Recording {
         player,
         chosen: Mutex::new(None),
+        stop,
     };
     let mut replay = Replay {
         command: String::new(),
@@ -217,15 +227,19 @@ pub fn record<G: Replayable>(
     {
         replay.checks.push((n, game.board_rows(&position)));
     }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     progress.game_ended(result.moves);
     replay.moves = result.moves;
     replay.score = result.score;
-    replay
+    Some(replay)
 }
 
 /// The games of `play --seed seed --games 1` as replays naming `command`: one game, or for a
 /// two-player game one against each opponent (game i meets opponent i); `progress` counts
-/// them.
+/// them. `None` when `stop` was raised before they were all played.
+#[allow(clippy::too_many_arguments)]
 pub fn record_games<G: Replayable>(
     game: &G,
     player: &Player,
@@ -234,14 +248,17 @@ pub fn record_games<G: Replayable>(
     cap: u64,
     command: &str,
     progress: &Progress,
-) -> Vec<Replay> {
+    stop: &AtomicBool,
+) -> Option<Vec<Replay>> {
     if !game.records_games() {
-        return Vec::new();
+        return Some(Vec::new());
     }
     (0..replayed_games(game))
-        .map(|i| Replay {
-            command: command.to_string(),
-            ..record(game, player, seed, i, limits, cap, progress)
+        .map(|i| {
+            Some(Replay {
+                command: command.to_string(),
+                ..record(game, player, seed, i, limits, cap, progress, stop)?
+            })
         })
         .collect()
 }
@@ -273,7 +290,17 @@ mod tests {
         let limits = EpisodeLimits::capped(1_000);
         let whole = play_episode(&game, &player, game_stream(9, 2), limits);
         let cap = 250;
-        let replay = record(&game, &player, 9, 2, limits, cap, &Progress::hidden());
+        let replay = record(
+            &game,
+            &player,
+            9,
+            2,
+            limits,
+            cap,
+            &Progress::hidden(),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert_eq!((replay.moves, replay.score), (whole.moves, whole.score));
         assert!(
             whole.moves > cap,
@@ -299,7 +326,17 @@ mod tests {
         let game = Tetris::new(6, 10).unwrap();
         let player = dellacherie(&game);
         let limits = EpisodeLimits::capped(300);
-        let replay = record(&game, &player, 1, 0, limits, 5_000, &Progress::hidden());
+        let replay = record(
+            &game,
+            &player,
+            1,
+            0,
+            limits,
+            5_000,
+            &Progress::hidden(),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert!(!replay.capped);
         assert_eq!(replay.steps.len() as u64, replay.moves);
         let points: f64 = replay

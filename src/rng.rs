@@ -19,6 +19,11 @@ pub enum Purpose {
     Population = 2,
     /// Selection, crossover and mutation of one generation.
     Breeding = 3,
+    /// Guideline Tetris: the bag of a piece sequence (seeded per game, numbered by bag), so
+    /// both sides of a match see the same pieces however each uses hold.
+    Pieces = 4,
+    /// Guideline Tetris: the hole columns of one side's garbage rows.
+    Garbage = 5,
 }
 
 /// The stream for (seed, purpose, generation), index `index`.

@@ -90,6 +90,10 @@ impl Summary {
     }
 }
 
+/// The standard normal's 0.975 quantile: the two-sided 95 % factor of an asymptotic interval
+/// (a maximum-likelihood fit's), and the limit of [`t95`].
+pub const NORMAL_95: f64 = 1.959_963_984_540_054;
+
 /// The two-sided 95 % quantile of Student's t with `df` degrees of freedom (its 0.975 quantile);
 /// 0 with no degree of freedom, where a sample of one has no spread to scale. statrs inverts the
 /// distribution exactly for small `df` but drifts past 10⁵ (1.95985 at 10⁶ for 1.95997); from
@@ -102,8 +106,8 @@ pub fn t95(df: usize) -> f64 {
             .expect("a positive degree of freedom is a valid t distribution")
             .inverse_cdf(0.975),
         _ => {
-            // The standard normal's 0.975 quantile, and the series' terms g1..g4 at it.
-            let x = 1.959_963_984_540_054_f64;
+            // The series' terms g1..g4 at the normal quantile.
+            let x = NORMAL_95;
             let (x2, v) = (x * x, df as f64);
             let g1 = (x2 + 1.0) * x / 4.0;
             let g2 = ((5.0 * x2 + 16.0) * x2 + 3.0) * x / 96.0;

@@ -5,6 +5,7 @@
 
 use crate::fsutil::write_atomic;
 use crate::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
+use crate::toml_error::toml_error;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -81,12 +82,13 @@ impl WeightFile {
 
     /// Parses weight-file text and rejects non-finite weights and empty weight tables.
     pub fn parse(text: &str) -> Result<WeightFile> {
-        let file: WeightFile = toml::from_str(text).map_err(|e| {
-            anyhow::anyhow!(
-                "malformed TOML: {}",
-                e.to_string().trim().replace('\n', " ")
-            )
-        })?;
+        // Text that is not TOML is malformed; TOML that is not a weights file says what it
+        // lacks or has too many of, and where.
+        if let Err(e) = text.parse::<toml::Table>() {
+            bail!("malformed TOML: {}", toml_error(text, &e));
+        }
+        let file: WeightFile =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, &e)))?;
         if let Some(search) = file.search {
             check_beam(
                 search.depth.unwrap_or(MAX_BEAM_DEPTH),
@@ -138,15 +140,13 @@ impl WeightFile {
         Ok(file)
     }
 
-    /// Refuses an empty weights table and weights that are not finite numbers.
+    /// Refuses an empty weights table and weights that [`check_weight`] refuses.
     fn check_weights(&self) -> Result<()> {
         if self.weights.is_empty() {
             bail!("the [weights] table names no feature");
         }
-        for (name, value) in &self.weights {
-            if !value.is_finite() {
-                bail!("weight `{name}` is {value}: weights must be finite numbers");
-            }
+        for (name, &value) in &self.weights {
+            check_weight(name, value)?;
         }
         Ok(())
     }
@@ -166,6 +166,20 @@ impl WeightFile {
             }
         }
         Ok(())
+    }
+
+    /// Refuses the weights for `rules` when they were tuned under other rules: the ones the
+    /// file names, or `unnamed` for a file that names none (see
+    /// [`unnamed_rules`](crate::games::unnamed_rules); `None`: such a file fits any rules).
+    /// The one check that `play`, `watch`, `moves` and `export contest` make.
+    pub fn check_rules(&self, rules: &str, unnamed: Option<&str>) -> Result<()> {
+        match self.rules.as_deref().or(unnamed) {
+            Some(tuned) if tuned != rules => bail!(
+                "the weights are for {} rules `{tuned}`, not `{rules}`",
+                self.game
+            ),
+            _ => Ok(()),
+        }
     }
 
     /// TOML text with weights in the game's feature order (names the game does not list are
@@ -223,6 +237,27 @@ impl Serialize for Ordered<'_> {
     }
 }
 
+/// The largest weight, in size, that a player takes. Only the weights' ratios choose moves,
+/// so no player needs more, and w · φ over every feature a game computes (at most 32, each far
+/// below 1e100) stays finite: a weight near f64's limit (1e307) would overflow the sum to
+/// infinity and tie every move. Weights are refused rather than scaled, so that the weights a
+/// player shows are the ones it was given.
+pub const MAX_WEIGHT: f64 = 1e100;
+
+/// The one check every weight passes, from a file, from memory or from an optimiser: a finite
+/// number of at most [`MAX_WEIGHT`] in size; the error names the weight.
+pub fn check_weight(name: &str, value: f64) -> Result<()> {
+    if !value.is_finite() {
+        bail!("weight `{name}` is {value}: weights must be finite numbers");
+    }
+    if value.abs() > MAX_WEIGHT {
+        bail!(
+            "weight `{name}` is {value:e}: weights must be at most 1e100 in size (only their ratios choose moves: divide them all by one number)"
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,6 +309,17 @@ mod tests {
     }
 
     #[test]
+    fn refuses_huge_weights_as_it_refuses_infinite_ones() {
+        let text = "game = \"tetris\"\n[weights]\nholes = 1e307\n";
+        assert_eq!(
+            WeightFile::parse(text).unwrap_err().to_string(),
+            "weight `holes` is 1e307: weights must be at most 1e100 in size (only their ratios choose moves: divide them all by one number)"
+        );
+        assert!(check_weight("holes", -1e100).is_ok());
+        assert!(check_weight("holes", -1.5e100).is_err());
+    }
+
+    #[test]
     fn rejects_nan_and_unknown_names() {
         let err = WeightFile::parse("game = \"tetris\"\n[weights]\nholes = nan\n").unwrap_err();
         assert_eq!(
@@ -315,16 +361,18 @@ mod tests {
                 "beam_width = 8\ndepth = 17",
                 "[search] depth 17 is out of range 1..=16",
             ),
+            ("depth = 3", "line 2, column 1: missing field `beam_width`"),
+            (
+                "beam_width = 8\nwidth = 3",
+                "line 4, column 1: unknown field `width`, expected one of `beam_width`, `depth`, `samples`, `unseen`, `fired`",
+            ),
+            (
+                "beam_width = -1",
+                "line 3, column 14: invalid value: integer `-1`, expected usize",
+            ),
         ];
         for (text, expected) in errors {
             assert_eq!(with(text).unwrap_err().to_string(), expected);
-        }
-        for text in ["depth = 3", "beam_width = 8\nwidth = 3", "beam_width = -1"] {
-            let err = with(text).unwrap_err().to_string();
-            assert!(
-                err.starts_with("malformed TOML") && !err.contains('\n'),
-                "{err}"
-            );
         }
     }
 
@@ -333,6 +381,16 @@ mod tests {
         assert!(WeightFile::parse("game = \"tetris\"\n[weights]\n").is_err());
         let err = WeightFile::parse("game = \"tetris\"\nweight = 1\n[weights]\nholes = 1.0\n")
             .unwrap_err();
-        assert!(err.to_string().starts_with("malformed TOML"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "line 2, column 1: unknown field `weight`, expected one of `game`, `rules`, `width`, `height`, `pairs_shown`, `search`, `weights`, `meta`"
+        );
+        let err = WeightFile::parse("").unwrap_err();
+        assert_eq!(err.to_string(), "line 1, column 1: missing field `game`");
+        let err = WeightFile::parse("game = \"tetris\"\n[weights\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "malformed TOML: line 2, column 9: unclosed table, expected `]`"
+        );
     }
 }

@@ -30,6 +30,13 @@ fn write_configs(dir: &Path) {
 }
 
 fn compare(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut quiet = vec!["--quiet"];
+    quiet.extend_from_slice(extra);
+    compare_showing_progress(dir, &quiet)
+}
+
+/// [`compare`] without `--quiet`: progress as plain lines on standard error.
+fn compare_showing_progress(dir: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "compare",
         "--config",
@@ -38,7 +45,6 @@ fn compare(dir: &Path, extra: &[&str]) -> std::process::Output {
         "cmaes.toml",
         "--repeats",
         "2",
-        "--quiet",
     ];
     if !extra.contains(&"--budget") {
         args.extend_from_slice(&["--budget", "100"]);
@@ -109,4 +115,43 @@ fn bad_comparisons_get_one_clear_line() {
         fs::read_to_string(dir.path().join("taken/notes.txt")).unwrap(),
         "mine"
     );
+}
+
+/// Each run's progress line names the folder it writes: `ga/repeat-0` is the first repeat,
+/// seed + 0, in the folder `ga/repeat-0`.
+#[test]
+fn progress_names_each_repeat_as_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    write_configs(dir.path());
+    let out = compare_showing_progress(dir.path(), &["--budget", "24", "--out", "c"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let starts: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("ga/") || l.starts_with("cmaes/"))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "ga/repeat-0: 2 generations (run 1 of 2)",
+            "ga/repeat-1: 2 generations (run 2 of 2)",
+            "cmaes/repeat-0: 1 generation (run 1 of 2)",
+            "cmaes/repeat-1: 1 generation (run 2 of 2)",
+        ]
+    );
+    for folder in [
+        "ga/repeat-0",
+        "ga/repeat-1",
+        "cmaes/repeat-0",
+        "cmaes/repeat-1",
+    ] {
+        assert!(
+            dir.path()
+                .join("c")
+                .join(folder)
+                .join("best.toml")
+                .is_file()
+        );
+    }
+    assert!(!dir.path().join("c/ga/repeat-2").exists());
 }

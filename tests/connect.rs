@@ -868,7 +868,7 @@ fn move_accuracy_counts_value_preserving_columns() {
 
 /// `--positions` solves a file on one table and checks the scores it gives: the whole
 /// endgame set and the first hundred middle-game and fifty opening positions, against scores
-/// Pons' solver gave too (docs/connect-search.md).
+/// Pons' solver gave too (docs/notes/connect.md).
 #[test]
 fn solve_connect_batch_agrees_with_the_test_sets() {
     let out = run(&[

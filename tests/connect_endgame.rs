@@ -267,3 +267,103 @@ fn the_book_player_keeps_every_booked_value() {
     // image (the empty board is its own).
     assert_eq!(kept_positions, 8);
 }
+
+/// `connect-book` on a late part of the game (after a 28-disc games-set position, solved in
+/// milliseconds): progress from its start, and a run stopped part way goes on from the
+/// outcomes its partial file kept, solving only the rest.
+#[test]
+fn connect_book_shows_progress_at_once_and_resumes_from_its_partial_file() {
+    use stacktune::games::connect::book::{Plan, solve_all};
+    const ROOT: &str = "7723223332375564445442245537";
+    let dir = tempfile::tempdir().unwrap();
+    let book = |out: &str| {
+        let args = [
+            "connect-book",
+            "--from",
+            ROOT,
+            "--plies",
+            "29",
+            "--out",
+            out,
+            "--threads",
+            "1",
+        ];
+        let out = common::run_in(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        stderr
+    };
+    let plan = Plan::new(ROOT, 29).unwrap();
+    let positions: Vec<Position> = plan.deepest().iter().map(|(_, p)| *p).collect();
+    let outcomes = solve_all(&positions, 1, &|_, _| {});
+    let n = positions.len();
+    assert!(n > 2, "{n}");
+    let stderr = book("whole.txt");
+    assert_eq!(
+        stderr.lines().next(),
+        Some(format!("solving the positions with 30 discs: 0/{n} (0.0 s)").as_str())
+    );
+    let whole = std::fs::read_to_string(dir.path().join("whole.txt")).unwrap();
+    assert!(!dir.path().join("whole.txt.partial").exists());
+    // A partial file as a run stopped after one position leaves it, that outcome flipped: the
+    // resumed run takes it as solved, so the book shows the flipped outcome.
+    let first = format!(
+        "# stacktune connect-book --from \"{ROOT}\" --plies 29: the outcomes solved so far"
+    );
+    let (moves, _) = &plan.deepest()[0];
+    let flipped = -outcomes[0] + if outcomes[0] == 0 { 1 } else { 0 };
+    std::fs::write(
+        dir.path().join("resumed.txt.partial"),
+        format!("{first}\n{moves} {flipped}\n{moves}"),
+    )
+    .unwrap();
+    let stderr = book("resumed.txt");
+    let mut lines = stderr.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("resumed.txt.partial: 1 of the {n} positions with 30 discs solved before; solving the rest").as_str())
+    );
+    assert_eq!(
+        lines.next(),
+        Some(format!("solving the positions with 30 discs: 0/{} (0.0 s)", n - 1).as_str())
+    );
+    let mut expected = outcomes.clone();
+    expected[0] = flipped;
+    let resumed = std::fs::read_to_string(dir.path().join("resumed.txt")).unwrap();
+    let body = |text: &str| {
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        lines.join("\n")
+    };
+    let from_outcomes =
+        |outcomes: &[i8]| body(&Plan::new(ROOT, 29).unwrap().book(outcomes).to_text(&[]));
+    assert_eq!(body(&whole), from_outcomes(&outcomes));
+    assert_eq!(body(&resumed), from_outcomes(&expected));
+    assert_ne!(body(&resumed), body(&whole));
+    assert!(!dir.path().join("resumed.txt.partial").exists());
+    // The partial file of other work, or a damaged one, is refused and left as it is.
+    for (text, error) in [
+        (
+            "# stacktune connect-book --from \"\" --plies 1: the outcomes solved so far\n".to_string(),
+            "other.txt.partial holds the unfinished work of another book (`# stacktune connect-book --from \"\" --plies 1: the outcomes solved so far`): give another --out, or remove it to start over".to_string(),
+        ),
+        (
+            format!("{first}\n{moves} 2\n"),
+            format!("other.txt.partial: line 2: `{moves} 2` is not a position of this book and its outcome (1, 0 or -1): remove the file to start over"),
+        ),
+    ] {
+        let partial = dir.path().join("other.txt.partial");
+        std::fs::write(&partial, &text).unwrap();
+        let args = ["connect-book", "--from", ROOT, "--plies", "29", "--out", "other.txt"];
+        common::assert_error(&common::run_in(dir.path(), &args), &error);
+        assert_eq!(std::fs::read_to_string(&partial).unwrap(), text);
+        assert!(!dir.path().join("other.txt").exists());
+    }
+    common::assert_error(
+        &common::run_in(
+            dir.path(),
+            &["connect-book", "--plies", "13", "--out", "deep.txt"],
+        ),
+        "--plies 13 is more than 12 discs past the 0 of --from: a book grows up to sevenfold a disc",
+    );
+    assert!(!dir.path().join("deep.txt.partial").exists());
+}

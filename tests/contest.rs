@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_one_line_error, json, run, run_in};
+use common::{assert_error, assert_one_line_error, json, run, run_in};
 use serde_json::Value;
 use stacktune::games::contest::rules::Rules;
 use stacktune::games::contest::stream::ContestStream;
@@ -352,9 +352,24 @@ fn weights_name_their_rules() {
         "--games",
         "1",
     ]);
-    assert_one_line_error(
+    assert_error(
         &out,
-        "weights file tests/data/contest/el-tetris.toml is for rules `contest`, not --rules research",
+        "weights file tests/data/contest/el-tetris.toml: the weights are for tetris rules `contest`, not `research`",
+    );
+    // Research weights (a file that names no rules) under contest rules: refused as `export
+    // contest` refuses them.
+    let out = run(&[
+        "play",
+        "--weights",
+        "weights/tetris/dellacherie.toml",
+        "--rules",
+        "contest",
+        "--games",
+        "1",
+    ]);
+    assert_error(
+        &out,
+        "weights file weights/tetris/dellacherie.toml: the weights are for tetris rules `research`, not `contest`",
     );
 }
 
@@ -387,7 +402,7 @@ fn shipped_weights_play_a_reproducible_contest_game() {
     let out = json(&run(&[
         "play",
         "--weights",
-        "weights/contest/one-ply-l2.toml",
+        "reports/tetris-contest-l2/best.toml",
         "--seed",
         "1",
         "--games",

@@ -14,7 +14,7 @@ use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 
 /// A quick one-ply player whose level-4 game of 500 turns on seed 1 has two game overs.
-const ONE_PLY: &str = "weights/contest/one-ply-l3.toml";
+const ONE_PLY: &str = "reports/tetris-contest-l3/best.toml";
 
 /// Its requests on contest seed 1, level 4, `--turns 500`: one line a turn, `hold rotation x`.
 const REQUESTS: &str = "tests/data/contest/requests-l4-seed-1-500.txt";

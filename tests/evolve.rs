@@ -279,19 +279,7 @@ fn resume_after_kill(kind: &str) {
     // The page of the last checkpoint is there, and says the run is not finished.
     let page = read(&dir.path().join("cut"), "report.html");
     assert!(page.contains("The run is not finished"), "{kind}");
-    let resumed = run_in(dir.path(), &["evolve", "--resume", "cut", "--quiet"]);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    for name in ["history.csv", "best.toml", "checkpoint.json"] {
-        assert_eq!(
-            read(&dir.path().join("whole"), name),
-            read(&dir.path().join("cut"), name),
-            "{kind}: {name} differs after resume"
-        );
-    }
+    resume_gives_whole(dir.path(), kind);
 }
 
 #[test]
@@ -302,6 +290,18 @@ fn unknown_key_is_located() {
         &evolve(dir.path(), &[]),
         "config file run.config.toml: line 2, column 1: unknown field `generashuns`",
     );
+}
+
+/// An empty config (or one of comments only) is a slip, not a request for the built-in run.
+#[test]
+fn empty_config_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write_config(dir.path(), "# nothing yet\n");
+    assert_error(
+        &evolve(dir.path(), &[]),
+        "config file run.config.toml sets nothing: give a run's settings (reports/tetris-default/run.toml holds the built-in run's), or leave out --config for the built-in run",
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
 #[test]

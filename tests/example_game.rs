@@ -10,8 +10,10 @@ use stacktune::run::RunConfig;
 use std::fs;
 use std::path::Path;
 
-/// The files a finished run leaves, the lock file gone.
-const RUN_FILES: [&str; 10] = [
+/// The files a finished run leaves, the lock file gone (`.run.toml` is run.toml as the run
+/// started, which a resume compares run.toml with).
+const RUN_FILES: [&str; 11] = [
+    ".run.toml",
     "best.toml",
     "checkpoint.json",
     "fitness.png",

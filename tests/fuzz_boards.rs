@@ -30,7 +30,7 @@ proptest! {
             // A board that parses can be listed.
             let game = tetris::Tetris::new(board.width(), board.height()).unwrap();
             let position = tetris::Position::new(board, 0);
-            game.for_each_move(&position, u32::MAX, &mut |_, _, _, _| {});
+            game.for_each_move(&position, u64::MAX, &mut |_, _, _, _| {});
         }
     }
 
@@ -46,7 +46,7 @@ proptest! {
     fn connect_boards_and_moves(e in edits()) {
         let text = mutate(CONNECT, &e);
         if let Ok((game, position)) = connect::listing::parse_board(&text, "board.txt", 4) {
-            game.for_each_move(&position, u32::MAX, &mut |_, _, _, _| {});
+            game.for_each_move(&position, u64::MAX, &mut |_, _, _, _| {});
         }
         let moves = mutate("4453", &e);
         let _ = connect::Connect::standard().parse_moves(&moves);

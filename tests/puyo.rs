@@ -437,7 +437,7 @@ fn spec_errors_are_one_clear_line() {
     let tetris = run(&[
         "play",
         "--weights",
-        "weights/connect/depth4.toml",
+        "reports/connect-depth4/best.toml",
         "--fire-points",
         "8",
     ]);
@@ -447,10 +447,9 @@ fn spec_errors_are_one_clear_line() {
     );
 }
 
-/// The sampled beam's settings, from flags and from a weights file's `[search]`: each
-/// mistake is one line that names the setting as the user gave it.
+/// The sampled beam's settings from flags: each mistake is one line that names the flag.
 #[test]
-fn sampled_beam_settings_are_checked_with_one_clear_line() {
+fn sampled_beam_flags_are_checked_with_one_clear_line() {
     use stacktune::games::GameSpec;
     let search = |f: fn(&mut GameSpec)| {
         let mut s = GameSpec {
@@ -538,6 +537,12 @@ fn sampled_beam_settings_are_checked_with_one_clear_line() {
         tetris.build().err().map(|e| e.to_string()),
         Some("--fired is a puyo setting; tetris does not use it".into())
     );
+}
+
+/// The sampled beam's settings in a weights file's `[search]`: each mistake is one line that
+/// names the key.
+#[test]
+fn sampled_beam_search_table_is_checked_with_one_clear_line() {
     let file = |search: &str| {
         let text = format!("game = \"puyo\"\n[search]\n{search}\n[weights]\nmove_chain = 1.0\n");
         stacktune::weights::WeightFile::parse(&text).map_err(|e| e.to_string())
@@ -795,7 +800,7 @@ proptest! {
         let game = Puyo::new(Rules::Programming);
         let collect = |field: Field, p: Pair| {
             let mut out: Vec<(Placement, Outcome, FeatureValues)> = Vec::new();
-            game.for_each_move(&Position::new(field, p), u32::MAX, &mut |m, _, o, v| {
+            game.for_each_move(&Position::new(field, p), u64::MAX, &mut |m, _, o, v| {
                 out.push((m, *o, *v));
             });
             out
@@ -1031,35 +1036,38 @@ fn held_out_games(weights: &str, settings: &[&str], games: &str) -> Vec<(u64, u6
         .collect()
 }
 
-/// The shipped sampled beam on the first two games of the held-out seed, Tsu with the current
-/// pair and two next shown: exact per-game figures, so any change to the search, the features
-/// or the dealing shows here. The 500-game figures are in `docs/puyo-beam.md`. The file names
-/// its rules, pairs shown and search, so it plays the same games with no game flag at all.
+/// The first sampled beam player (the tuning run's weights, `reports/puyo-tsu-beam-steps/`) on
+/// the first two games of the held-out seed, Tsu with the current pair and two next shown:
+/// exact per-game figures, so any change to the search, the features or the dealing shows
+/// here. The 500-game figures are in `docs/notes/puyo.md`. The file names its rules, pairs
+/// shown and search, so it plays the same games with no game flag at all.
 #[test]
-fn shipped_tsu_beam_plays_its_fixed_seed_games() {
-    let beam = |settings: &[&str]| held_out_games("weights/puyo/tsu-beam.toml", settings, "2");
-    let shipped = [(12, 181720, 0), (12, 182350, 0)];
-    assert_eq!(beam(&["--rules", "tsu", "--pairs-shown", "3"]), shipped);
-    assert_eq!(beam(&[]), shipped);
+fn first_tsu_beam_plays_its_fixed_seed_games() {
+    let beam = |settings: &[&str]| {
+        held_out_games("reports/puyo-tsu-beam-steps/tsu-beam.toml", settings, "2")
+    };
+    let first = [(12, 181720, 0), (12, 182350, 0)];
+    assert_eq!(beam(&["--rules", "tsu", "--pairs-shown", "3"]), first);
+    assert_eq!(beam(&[]), first);
     // A flag still overrides the file: fewer pairs shown make another player.
-    assert_ne!(beam(&["--pairs-shown", "1"]), shipped);
-    assert_ne!(beam(&["--preview"]), shipped);
+    assert_ne!(beam(&["--pairs-shown", "1"]), first);
+    assert_ne!(beam(&["--preview"]), first);
 }
 
 /// The long tuning run's weights (generation 9's search mean, `reports/puyo-tsu-beam-long`) on
-/// the same two held-out games: longer chains than the shipped beam's, and the file alone sets
+/// the same two held-out games: longer chains than the first beam's, and the file alone sets
 /// the game and search they were measured with.
 #[test]
 fn tsu_beam_long_plays_its_fixed_seed_games() {
-    let long = held_out_games("weights/puyo/tsu-beam-long.toml", &[], "2");
+    let long = held_out_games("reports/puyo-tsu-beam-steps/tsu-beam-long.toml", &[], "2");
     assert_eq!(long, [(13, 213940, 0), (14, 178820, 0)]);
 }
 
-/// The blend (the mean of the shipped and the long run's weights, feature by feature) on the
-/// same two held-out games: it ships as its own file, which alone sets its game and search.
+/// The blend (the mean of the first and the long run's weights, feature by feature) on the
+/// same two held-out games: its file alone sets its game and search.
 #[test]
 fn tsu_beam_blend_plays_its_fixed_seed_games() {
-    let blend = held_out_games("weights/puyo/tsu-beam-blend.toml", &[], "2");
+    let blend = held_out_games("reports/puyo-tsu-beam-steps/tsu-beam-blend.toml", &[], "2");
     assert_eq!(blend, [(12, 182920, 0), (12, 187760, 0)]);
 }
 
@@ -1068,7 +1076,7 @@ fn tsu_beam_blend_plays_its_fixed_seed_games() {
 /// than the blend's on both.
 #[test]
 fn tsu_beam_hold_plays_its_fixed_seed_games() {
-    let hold = held_out_games("weights/puyo/tsu-beam-hold.toml", &[], "2");
+    let hold = held_out_games("reports/puyo-tsu-beam-steps/tsu-beam-hold.toml", &[], "2");
     assert_eq!(hold, [(13, 217760, 0), (14, 241000, 0)]);
 }
 
@@ -1077,15 +1085,21 @@ fn tsu_beam_hold_plays_its_fixed_seed_games() {
 /// second game's build, and the wider beam both.
 #[test]
 fn tsu_beam_form_plays_its_fixed_seed_games() {
-    let form = |settings: &[&str]| held_out_games("weights/puyo/tsu-beam-form.toml", settings, "2");
+    let form = |settings: &[&str]| {
+        held_out_games(
+            "reports/puyo-tsu-beam-steps/tsu-beam-form.toml",
+            settings,
+            "2",
+        )
+    };
     assert_eq!(form(&[]), [(13, 142180, 0), (14, 182060, 0)]);
     let width_32 = ["--beam-width", "32", "--samples", "8", "--unseen", "4"];
     assert_eq!(form(&width_32), [(13, 217820, 0), (13, 160220, 0)]);
 }
 
-/// The chain-form weights valuing moves by what their lines fire (`tsu-beam-fired.toml`: a
-/// beam 48 wide, 6 futures of 12 pairs, lines ending at 5,000 points) on the same two
-/// held-out games: both reach 15, where the form file under its own search reaches 13 and 14.
+/// The shipped beam player, the chain-form weights valuing moves by what their lines fire
+/// (`tsu-beam-fired.toml`: a beam 48 wide, 6 futures of 12 pairs, lines ending at 5,000
+/// points), on the same two held-out games: both reach 15, where the form file under its own search reaches 13 and 14.
 #[test]
 fn tsu_beam_fired_plays_its_fixed_seed_games() {
     let fired = held_out_games("weights/puyo/tsu-beam-fired.toml", &[], "2");
@@ -1127,7 +1141,7 @@ fn max_chain_alive_scores_a_lost_game_nothing() {
 #[test]
 fn fire_points_stop_each_game_at_its_fire() {
     let games = |settings: &[&str]| {
-        let base = "play --json --quiet --weights weights/puyo/tsu-beam.toml --fitness max_chain";
+        let base = "play --json --quiet --weights reports/puyo-tsu-beam-steps/tsu-beam.toml --fitness max_chain";
         let mut args: Vec<&str> = base.split(' ').collect();
         args.extend_from_slice(&["--games", "3", "--seed", "2000001"]);
         args.extend_from_slice(settings);

@@ -1,8 +1,11 @@
 //! The documentation's commands run as copied and its links lead somewhere. In README.md,
-//! CONTRIBUTING.md and every page of docs/: every file a `stacktune` command names as input
-//! ships with the repository, and every relative link points to a file that exists and, when
-//! it names an anchor, to a heading of that file. Pages move and headings get renamed; a
-//! reader who follows a dead link learns nothing, so the build says which link broke.
+//! CONTRIBUTING.md, every page of docs/ and every note of docs/notes/: every file a
+//! `stacktune` (or `cargo run --release --`) command names as input ships with the
+//! repository, and every relative link points to a file that exists and, when it names an
+//! anchor, to a heading of that file. Pages move and headings get renamed; a reader who
+//! follows a dead link learns nothing, so the build says which link broke. And the house's
+//! shape: README short and starting with the two commands, user pages short (the record goes
+//! to docs/notes/), and `weights/` holding only the players README names.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -20,16 +23,28 @@ struct Document {
     text: String,
 }
 
-/// README.md, CONTRIBUTING.md and docs/*.md, in a fixed order.
-fn documents(root: &Path) -> Vec<Document> {
-    let mut paths = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/ is readable")
-        .map(|entry| entry.expect("docs/ lists").path())
+/// Most lines README.md may have: the tour and the headline table, the rest in docs/.
+const README_LINES: usize = 250;
+
+/// Most lines a user page of docs/ may have: what was tried and measured goes to docs/notes/.
+const PAGE_LINES: usize = 400;
+
+/// The markdown files of `dir`, sorted.
+fn pages_in(dir: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()))
+        .map(|entry| entry.expect("a folder lists").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
         .collect();
     pages.sort();
-    paths.extend(pages);
+    pages
+}
+
+/// README.md, CONTRIBUTING.md, docs/*.md and docs/notes/*.md, in a fixed order.
+fn documents(root: &Path) -> Vec<Document> {
+    let mut paths = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
+    paths.extend(pages_in(&root.join("docs")));
+    paths.extend(pages_in(&root.join("docs").join("notes")));
     paths
         .into_iter()
         .map(|path| {
@@ -136,14 +151,27 @@ fn without_code(prose: &str) -> String {
     out
 }
 
-/// The files a command reads: the words after `stacktune` (or `.../stacktune`) that end like
-/// an input file and are not the value of an output flag nor a placeholder (`<file>`, `DIR/`).
-fn input_files(command: &str) -> Vec<&str> {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    let Some(program) = words
+/// Where the program's arguments start in a command: after `stacktune` (or `.../stacktune`),
+/// or after the `--` of `cargo run ... --`.
+fn program_end(words: &[&str]) -> Option<usize> {
+    if let Some(i) = words
         .iter()
         .position(|w| *w == "stacktune" || w.ends_with("/stacktune"))
-    else {
+    {
+        return Some(i);
+    }
+    let run = words.windows(2).position(|w| w == ["cargo", "run"])?;
+    words[run..]
+        .iter()
+        .position(|w| *w == "--")
+        .map(|i| run + i)
+}
+
+/// The files a command reads: the program's arguments that end like an input file and are
+/// not the value of an output flag nor a placeholder (`<file>`, `DIR/`).
+fn input_files(command: &str) -> Vec<&str> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let Some(program) = program_end(&words) else {
         return Vec::new();
     };
     (program + 1..words.len())
@@ -151,10 +179,17 @@ fn input_files(command: &str) -> Vec<&str> {
             let word = words[i];
             INPUT_ENDINGS.iter().any(|ext| word.ends_with(ext))
                 && !is_placeholder(word)
+                && !is_written_by_a_command(word)
                 && !OUTPUT_FLAGS.contains(&words[i - 1])
         })
         .map(|i| words[i])
         .collect()
+}
+
+/// A file an earlier command of the page writes: under `runs/` (where `evolve` writes, ignored
+/// by git) or `/tmp/` (the docs' `--out` folders).
+fn is_written_by_a_command(word: &str) -> bool {
+    word.starts_with("runs/") || word.starts_with("/tmp/")
 }
 
 /// A path a reader fills in: `weights/tetris/<file>.toml`, `DIR/best.toml`.
@@ -377,6 +412,9 @@ fn commands_name_their_input_files() {
         "  --config c.toml --out d.csv",
         "mpirun -n 2 target/release/stacktune evolve --config e.toml",
         "cargo run --release -- evolve --config f.toml",
+        "cargo run --release --example trominoes -- play g.toml",
+        "cargo build --release --features mpi",
+        "stacktune play --weights runs/tetris-x/best.toml --pieces /tmp/p.txt h.txt",
     ];
     let joined = commands(&fenced);
     let files: Vec<Vec<&str>> = joined.iter().map(|command| input_files(command)).collect();
@@ -384,7 +422,112 @@ fn commands_name_their_input_files() {
         vec!["a.toml"],
         vec!["b.toml", "c.toml"],
         vec!["e.toml"],
+        vec!["f.toml"],
+        vec!["g.toml"],
         vec![],
+        vec!["h.txt"],
     ];
     assert_eq!(files, expected);
+}
+
+/// README is short, and starts with the two commands a newcomer needs: the main job and the
+/// tests, as `.ci/run` runs them.
+#[test]
+fn readme_is_short_and_starts_with_the_two_commands() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(lines <= README_LINES, "README.md has {lines} lines");
+    let (fenced, _) = split_fences(&text);
+    let first: Vec<String> = commands(&fenced)
+        .into_iter()
+        .take(2)
+        .map(|c| c.trim().to_string())
+        .collect();
+    assert_eq!(
+        first,
+        ["cargo run --release -- evolve", "cargo test --release"]
+    );
+    let before_first_block = text.split("```").next().unwrap();
+    assert_eq!(before_first_block.trim(), "# stacktune");
+}
+
+/// No user page of docs/ is longer than a reader reads: the record of what was tried goes to
+/// docs/notes/.
+#[test]
+fn user_pages_are_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let long: Vec<String> = pages_in(&root.join("docs"))
+        .into_iter()
+        .map(|page| {
+            let lines = std::fs::read_to_string(&page).unwrap().lines().count();
+            (page, lines)
+        })
+        .filter(|(_, lines)| *lines > PAGE_LINES)
+        .map(|(page, lines)| format!("{}: {lines} lines", page.display()))
+        .collect();
+    assert!(long.is_empty(), "over {PAGE_LINES} lines: {long:#?}");
+}
+
+/// The files under weights/ that git tracks (every file there, outside a git checkout).
+fn shipped_weights(root: &Path) -> Vec<String> {
+    let git = std::process::Command::new("git")
+        .args(["ls-files", "weights/"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|out| out.status.success() && !out.stdout.is_empty());
+    if let Some(out) = git {
+        return String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+    }
+    let mut files = Vec::new();
+    let mut todo = vec![root.join("weights")];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let relative = path.strip_prefix(root).unwrap();
+                files.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// weights/ holds the players a user picks, each named in README's table of shipped players
+/// by its path; an experiment's files live with its run in reports/.
+#[test]
+fn weights_holds_only_the_players_readme_names() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let files = shipped_weights(root);
+    assert!(files.len() >= 10, "{files:?}");
+    let unnamed: Vec<&String> = files
+        .iter()
+        .filter(|file| !readme.contains(&format!("`{file}`")))
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "weights/ files README does not name: {unnamed:?}"
+    );
+    // And README names no player that is not there.
+    let named: Vec<&str> = readme
+        .split('`')
+        .filter(|span| span.starts_with("weights/") && span.contains('.') && !span.contains(' '))
+        .collect();
+    let missing: Vec<&&str> = named
+        .iter()
+        .filter(|name| !files.iter().any(|f| f == *name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README names {missing:?}, not in weights/"
+    );
 }

@@ -262,7 +262,7 @@ fn play_writes_a_replay_page_for_any_weights_and_seed() {
             ],
         ),
         (
-            "weights/contest/one-ply-l2.toml",
+            "reports/tetris-contest-l2/best.toml",
             &["--level", "2", "--all-clear", "--seed", "5"],
         ),
         (
@@ -536,7 +536,7 @@ fn a_game_that_reached_its_turn_limit_says_so() {
     ];
     for (i, (flags, note)) in cases.into_iter().enumerate() {
         let page = tmp.path().join(format!("limit-{i}.html"));
-        write_replay_page("weights/contest/one-ply-l3.toml", flags, &page);
+        write_replay_page("reports/tetris-contest-l3/best.toml", flags, &page);
         let dom = browse(browser, &page, &["--dump-dom"]);
         assert_eq!(attribute(&dom, "replay-check", "data-mismatches"), "0");
         // The page's script holds the sentence with placeholders; the note, with the figures.

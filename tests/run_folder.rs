@@ -56,15 +56,6 @@ fn success(out: &Output) -> String {
     stdout(out)
 }
 
-/// Asserts a one-line error that is exactly `message`.
-fn assert_error(out: &Output, message: &str) {
-    assert_one_line_error(out, message);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim_end(),
-        format!("error: {message}")
-    );
-}
-
 /// Every file under `dir` with its bytes, the lock file aside (it holds the pid of the last
 /// process that opened the folder).
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -423,6 +414,60 @@ fn checkpoint_is_checked_against_run_toml_and_history() {
     resume_error(
         dir.path(),
         "cannot resume from r/checkpoint.json: history.csv does not hold the history it records; the folder is left as it is",
+    );
+}
+
+#[test]
+fn a_resume_refuses_a_run_toml_changed_in_anything_but_generations() {
+    let dir = setup();
+    resumable(dir.path());
+    let run_toml = dir.path().join("r/run.toml");
+    let original = fs::read_to_string(&run_toml).unwrap();
+    for (from, to, message) in [
+        (
+            "\ngames = 2",
+            "\ngames = 3",
+            "changes `games` (3, the run started with 2)",
+        ),
+        (
+            "seed = 3",
+            "seed = 4",
+            "changes `seed` (4, the run started with 3)",
+        ),
+        (
+            "width = 6",
+            "width = 7",
+            "changes `game.width` (7, the run started with 6)",
+        ),
+        (
+            "validation_seed = 1000001",
+            "validation_seed = 7",
+            "changes `validation_seed` (7, the run started with 1000001)",
+        ),
+    ] {
+        assert!(original.contains(from), "{from} not in run.toml");
+        fs::write(&run_toml, original.replace(from, to)).unwrap();
+        let field = message.split('`').nth(1).unwrap();
+        resume_error(
+            dir.path(),
+            &format!(
+                "cannot resume r: its run.toml {message}; a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is"
+            ),
+        );
+    }
+    // Raising generations (and the thread count) is what a resume may change.
+    fs::write(
+        &run_toml,
+        original
+            .replace("generations = 2", "generations = 3")
+            .replace("threads = 0", "threads = 1"),
+    )
+    .unwrap();
+    let resumed = run_in(dir.path(), &["evolve", "--resume", "r", "--quiet"]);
+    success(&resumed);
+    assert_eq!(
+        read(&dir.path().join("r"), "history.csv").lines().count(),
+        4
     );
 }
 

@@ -207,7 +207,22 @@ fn malformed_toml() {
     )
     .unwrap();
     let out = run_in(dir.path(), &["play", "--weights", "w.toml"]);
-    assert_one_line_error(&out, "weights file w.toml: malformed TOML");
+    assert_error(
+        &out,
+        "weights file w.toml: malformed TOML: line 2, column 9: unclosed table, expected `]`",
+    );
+}
+
+/// A file that is TOML but not a weights file says what it lacks, not that it is malformed.
+#[test]
+fn empty_weights_file_names_the_missing_game() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("w.toml"), "").unwrap();
+    let out = run_in(dir.path(), &["play", "--weights", "w.toml"]);
+    assert_error(
+        &out,
+        "weights file w.toml: line 1, column 1: missing field `game`",
+    );
 }
 
 #[test]
@@ -293,6 +308,18 @@ fn bad_arguments_are_one_line() {
             &["evolve", "--optimizer", "sa"][..],
             "error: invalid value 'sa' for '--optimizer <OPTIMIZER>' [possible values: ga, cem, cmaes] (--help lists the options)",
         ),
+        (
+            &["play", "--weights", "x", "--games", "-5"][..],
+            "error: --games -5 is out of range: it cannot be negative (--help lists the options)",
+        ),
+        (
+            &["evolve", "--seed", "-1"][..],
+            "error: --seed -1 is out of range: it cannot be negative (--help lists the options)",
+        ),
+        (
+            &["play", "--weights", "x", "--games", "2", "-5"][..],
+            "error: unexpected argument '-5' found (--help lists the options)",
+        ),
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -302,4 +329,39 @@ fn bad_arguments_are_one_line() {
     let help = run(&["play", "--help"]);
     assert!(help.status.success());
     assert!(stdout(&help).contains("Usage: stacktune play [OPTIONS] --weights <WEIGHTS>"));
+}
+
+/// A table of games that `--max-pieces` stopped says so: its figures are of capped games.
+#[test]
+fn play_table_says_when_games_reached_max_pieces() {
+    let table = |size: &str, extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--weights",
+            "weights/tetris/dellacherie.toml",
+            "--width",
+            size,
+            "--height",
+            size,
+            "--games",
+            "4",
+            "--seed",
+            "0",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success());
+        stdout(&out)
+    };
+    let last_line = |text: String| text.lines().last().unwrap().to_string();
+    assert_eq!(
+        last_line(table("10", &["--max-pieces", "100"])),
+        "capped        all 4 games reached --max-pieces 100"
+    );
+    assert_eq!(
+        last_line(table("6", &["--max-pieces", "30"])),
+        "capped        3 of 4 games reached --max-pieces 30"
+    );
+    assert!(last_line(table("6", &[])).starts_with("pieces/s "));
 }

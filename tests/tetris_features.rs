@@ -42,7 +42,7 @@ fn every_vector_matches() {
 
         // Board-only features of the given board.
         let mut values = FeatureValues::default();
-        let all = (1u32 << FEATURE_NAMES.len()) - 1;
+        let all = (1u64 << FEATURE_NAMES.len()) - 1;
         board.features(all & !MOVE_FEATURES, &mut values);
         let expected = as_map(&case["board_features"]);
         for (name, want) in &expected {

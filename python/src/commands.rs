@@ -3,21 +3,39 @@
 use crate::errors::to_py;
 use crate::flags::{argv, bad_keywords};
 use crate::interrupt::until_signal;
-use crate::player::{PlayCli, play_args};
 use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::backend::Local;
 use stacktune::commands::evolve::{EvolveArgs, execute};
-use stacktune::run::{RunConfig, RunResult, host_stop_flag};
+use stacktune::commands::play::PlayArgs;
+use stacktune::run::{RunConfig, RunResult};
+use stacktune::stop::host_stop_flag;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// `stacktune play`'s flags, parsed as the CLI parses them.
+#[derive(Parser)]
+#[command(name = "stacktune play", no_binary_name = true)]
+pub struct PlayCli {
+    #[command(flatten)]
+    pub args: PlayArgs,
+}
+
+/// Parses the keyword arguments of the Python `function` as `stacktune play`'s flags.
+pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PlayArgs> {
+    let command = PlayCli::command();
+    let argv = argv(function, &command, kwargs)?;
+    PlayCli::try_parse_from(&argv[1..])
+        .map(|c| c.args)
+        .map_err(|e| bad_keywords(&e, &command))
+}
+
 /// `stacktune play`'s report for these flags, as the JSON text `play --json` prints. Ctrl-C
-/// stops it once the games under way are over, with KeyboardInterrupt.
+/// stops it within a second, mid-game, with KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (**flags))]
 pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
@@ -53,45 +71,26 @@ pub struct Run {
 }
 
 /// `stacktune evolve`'s arguments for these flags; `config_json`, when given, is a run
-/// config's TOML as JSON, written to a file of its own beside the working folder (so that the
-/// relative paths it names are the working folder's), kept while the returned file lives.
+/// config's TOML as JSON (a dict), read in memory as `--config` reads a file: nothing is
+/// written in the working folder (whose relative paths it names), and an error names the key.
 pub fn evolve_args(
     function: &str,
     config_json: Option<String>,
     flags: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(EvolveArgs, Option<tempfile::NamedTempFile>)> {
+) -> PyResult<EvolveArgs> {
     let command = EvolveCli::command();
-    let mut argv = argv(function, &command, flags)?;
-    let config_file = match config_json {
-        Some(json) => {
-            let value: serde_json::Value =
-                serde_json::from_str(&json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let table = toml::Value::try_from(value)
-                .map_err(|e| PyValueError::new_err(format!("run config: {e}")))?;
-            let text = toml::to_string(&table)
-                .map_err(|e| PyValueError::new_err(format!("run config: {e}")))?;
-            let mut file = tempfile::Builder::new()
-                .prefix(".stacktune-config-")
-                .suffix(".toml")
-                .tempfile_in(".")
-                .map_err(|e| {
-                    to_py(
-                        anyhow::Error::new(e)
-                            .context("cannot write the run config beside the working folder"),
-                    )
-                })?;
-            std::io::Write::write_all(&mut file, text.as_bytes())
-                .map_err(|e| to_py(anyhow::Error::new(e).context("cannot write the run config")))?;
-            argv.push("--config".into());
-            argv.push(file.path().display().to_string());
-            Some(file)
-        }
-        None => None,
-    };
-    let args = EvolveCli::try_parse_from(&argv[1..])
+    let argv = argv(function, &command, flags)?;
+    let mut args = EvolveCli::try_parse_from(&argv[1..])
         .map_err(|e| bad_keywords(&e, &command))?
         .args;
-    Ok((args, config_file))
+    if let Some(json) = config_json {
+        let value: serde_json::Value =
+            serde_json::from_str(&json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let table = toml::Table::try_from(value)
+            .map_err(|e| PyValueError::new_err(format!("run config: {e}")))?;
+        args.given = Some(Box::new(RunConfig::from_table(table).map_err(to_py)?));
+    }
+    Ok(args)
 }
 
 /// Starts `stacktune evolve` with these flags; `config_json` as [`evolve_args`] takes it.
@@ -101,14 +100,10 @@ pub fn start_evolve(
     config_json: Option<String>,
     flags: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Run> {
-    let (args, config_file) = evolve_args("evolve()", config_json, flags)?;
+    let args = evolve_args("evolve()", config_json, flags)?;
     let stop = host_stop_flag();
     stop.store(false, Ordering::SeqCst);
-    let thread = std::thread::spawn(move || {
-        let result = execute(args, &Local);
-        drop(config_file);
-        result
-    });
+    let thread = std::thread::spawn(move || execute(args, &Local));
     Ok(Run {
         thread: Mutex::new(Some(thread)),
     })

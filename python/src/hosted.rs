@@ -5,10 +5,14 @@
 use crate::commands::{evolve_args, summary};
 use crate::errors::to_py;
 use numpy::PyReadonlyArray2;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::commands::evolve::execute_hosted;
-use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame, HostedSpec};
+use stacktune::run::HostedSpec;
+use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame};
+use stacktune::stop::host_stop_flag;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 /// Plays a batch by calling `play(candidates, seeds, max_moves)`, which returns the scores
@@ -52,21 +56,47 @@ impl HostPlayer for PythonPlayer {
             Ok(played) => Ok(Some(played)),
             Err(e) => {
                 let line = Python::attach(|py| e.value(py).to_string());
-                *self.error.lock().unwrap() = Some(e);
+                if self.interrupted(e) {
+                    return Ok(None);
+                }
                 anyhow::bail!("the Python game's play failed: {line}")
             }
         }
     }
 
     /// A game that fails to render leaves the page without its replay, not the run stopped:
-    /// its games have already been played with these weights.
+    /// its games have already been played with these weights. Ctrl-C while it renders stops
+    /// the run once this generation is checkpointed.
     fn frames(&self, weights: &[f64], seed: u64, max_moves: u64) -> Vec<String> {
-        Python::attach(|py| {
+        let rendered = Python::attach(|py| {
             self.frames
                 .call1(py, (weights.to_vec(), seed, max_moves))
                 .and_then(|f| f.extract::<Vec<String>>(py))
-                .unwrap_or_default()
-        })
+        });
+        match rendered {
+            Ok(frames) => frames,
+            Err(e) => {
+                // Only an interrupt is kept: a game that fails to render is not an error.
+                if !self.interrupted(e) {
+                    self.error.lock().unwrap().take();
+                }
+                Vec::new()
+            }
+        }
+    }
+}
+
+impl PythonPlayer {
+    /// Keeps `e` to be raised as it is; whether it is Ctrl-C's KeyboardInterrupt, which also
+    /// raises the run's stop flag (the run stops at its last checkpoint and says how to
+    /// resume).
+    fn interrupted(&self, e: PyErr) -> bool {
+        let interrupt = Python::attach(|py| e.is_instance_of::<PyKeyboardInterrupt>(py));
+        if interrupt {
+            host_stop_flag().store(true, Ordering::SeqCst);
+        }
+        *self.error.lock().unwrap() = Some(e);
+        interrupt
     }
 }
 
@@ -85,7 +115,7 @@ pub fn evolve_hosted(
     flags: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let (play, frames) = host;
-    let (args, _config_file) = evolve_args("custom.evolve()", config_json, flags)?;
+    let args = evolve_args("custom.evolve()", config_json, flags)?;
     let player = Arc::new(PythonPlayer {
         play,
         frames,
@@ -93,14 +123,20 @@ pub fn evolve_hosted(
     });
     let game =
         HostedGame::new(HostedSpec { name, class }, &features, player.clone()).map_err(to_py)?;
+    host_stop_flag().store(false, Ordering::SeqCst);
     let done = py.detach(|| execute_hosted(args, &game));
-    match done {
-        Ok((config, result)) => Ok(summary(&config, &result, 0)),
-        Err(e) => Err(player
-            .error
-            .lock()
-            .unwrap()
-            .take()
-            .unwrap_or_else(|| to_py(e))),
+    let kept = player.error.lock().unwrap().take();
+    let interrupted = kept
+        .as_ref()
+        .is_some_and(|k| k.is_instance_of::<PyKeyboardInterrupt>(py));
+    match (done, kept) {
+        (Ok((config, result)), _) if !interrupted => Ok(summary(&config, &result, 0)),
+        // Ctrl-C, with the run's own words: where it stopped and how to resume.
+        (Err(e), _) if interrupted => Err(PyKeyboardInterrupt::new_err(format!("{e:#}"))),
+        (Ok((_, result)), _) => Err(PyKeyboardInterrupt::new_err(format!(
+            "the run finished before it could stop: {} holds its best.toml",
+            result.dir.display()
+        ))),
+        (Err(e), kept) => Err(kept.unwrap_or_else(|| to_py(e))),
     }
 }

@@ -1,41 +1,22 @@
 //! `Player`: a weights file with its search, asked for its move as `stacktune play` would.
 
+use crate::commands::play_args;
 use crate::engine::Engine;
 use crate::errors::to_py;
-use crate::flags::{argv, bad_keywords};
 use crate::games::{PyConnect, PyContest, PyPuyo, PyTetris};
 use crate::interrupt::abandon_on_signal;
 use crate::moves::Move;
 use crate::pickle::Recipe;
 use crate::state::State;
 use crate::weights::{Given, args_in_memory};
-use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyTuple, PyType};
-use stacktune::commands::play::PlayArgs;
 use stacktune::game::{Game, Policy};
 use stacktune::games::AnyGame;
 use stacktune::search::{Player, Search};
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// `stacktune play`'s flags, parsed as the CLI parses them.
-#[derive(Parser)]
-#[command(name = "stacktune play", no_binary_name = true)]
-pub struct PlayCli {
-    #[command(flatten)]
-    pub args: PlayArgs,
-}
-
-/// Parses the keyword arguments of the Python `function` as `stacktune play`'s flags.
-pub fn play_args(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PlayArgs> {
-    let command = PlayCli::command();
-    let argv = argv(function, &command, kwargs)?;
-    PlayCli::try_parse_from(&argv[1..])
-        .map(|c| c.args)
-        .map_err(|e| bad_keywords(&e, &command))
-}
 
 /// A tuned player: a weights file under the search its `[search]` table (or the flags) give,
 /// on the game the file names. `choose(game)` is the move `stacktune play` makes there.
@@ -111,10 +92,10 @@ impl PyPlayer {
         _cls: &Bound<'_, PyType>,
         py: Python<'_>,
         weights: &Bound<'_, PyAny>,
-        names: Option<Vec<String>>,
+        names: Option<Bound<'_, PyAny>>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyPlayer> {
-        let given = Given::extract("Player.from_weights()", weights, names)?;
+        let given = Given::extract("Player.from_weights()", weights, names.as_ref())?;
         let args = args_in_memory(py, "Player.from_weights()", flags)?;
         let named = PyDict::new(py);
         for (name, w) in given.into_file(&args)?.weights {
@@ -223,8 +204,14 @@ impl PyPlayer {
 
 impl PyPlayer {
     fn choose_in<G: Engine>(&self, py: Python<'_>, state: &State<G>) -> PyResult<Move> {
-        let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names()));
-        if mine != (state.game.name(), state.game.feature_names()) {
+        let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names(), g.rules()));
+        if mine
+            != (
+                state.game.name(),
+                state.game.feature_names(),
+                state.game.rules(),
+            )
+        {
             return Err(PyValueError::new_err(format!(
                 "{} plays {} ({}), not this {} game ({})",
                 match &self.path {
@@ -232,7 +219,7 @@ impl PyPlayer {
                     None => "weights in memory".to_string(),
                 },
                 mine.0,
-                stacktune::with_game!(&self.game, g => g.rules()),
+                mine.2,
                 state.game.name(),
                 state.game.rules()
             )));

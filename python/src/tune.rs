@@ -14,7 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stacktune::backend::Local;
 use stacktune::commands::evolve::execute_driven;
-use stacktune::run::{Driver, RunConfig, RunResult, host_stop_flag};
+use stacktune::run::{Driver, RunConfig, RunResult};
+use stacktune::stop::host_stop_flag;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
@@ -91,8 +92,8 @@ struct State {
     dir: PathBuf,
     /// The generation asked and not yet evaluated, with the optimiser's candidates.
     pending: Option<(u64, Vec<Vec<f64>>)>,
-    /// The run config written from a dict, kept while the run may read it.
-    _config_file: Option<tempfile::NamedTempFile>,
+    /// `finish()` was called: the run is over for this object.
+    finished: bool,
 }
 
 /// A run driven from Python, generation by generation (see the module's doc).
@@ -120,7 +121,7 @@ impl State {
 
     /// The run's next message, `None` once its thread has ended. Waits with the GIL released,
     /// looking for a signal every slice: Ctrl-C raises the run's stop flag and lets go of
-    /// the run (it stops once its generation is checkpointed), then raises KeyboardInterrupt
+    /// the run (it stops at its last checkpoint, the games under way dropped), then raises KeyboardInterrupt
     /// once the run's thread has ended; `Run.resume(folder)` continues it.
     fn recv(&mut self, py: Python<'_>) -> PyResult<Option<FromRun>> {
         let mut signal = None;
@@ -151,6 +152,12 @@ impl State {
 
     /// The generation to play next and what its optimiser asks, waiting for the run.
     fn pending(&mut self, py: Python<'_>) -> PyResult<&(u64, Vec<Vec<f64>>)> {
+        if self.finished {
+            return Err(PyRuntimeError::new_err(format!(
+                "finish() has ended this run ({}): a new run is a new stacktune.Run, and Run.resume(folder) continues one that was stopped",
+                self.dir.display()
+            )));
+        }
         if self.pending.is_none() {
             if self.next >= self.generations {
                 return Err(PyRuntimeError::new_err(format!(
@@ -181,7 +188,7 @@ impl DrivenRun {
         config_json: Option<String>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<DrivenRun> {
-        let (args, config_file) = evolve_args("Run()", config_json, flags)?;
+        let args = evolve_args("Run()", config_json, flags)?;
         host_stop_flag().store(false, Ordering::SeqCst);
         let (to_python, from_run) = channel();
         let (to_run, from_python) = channel();
@@ -201,7 +208,7 @@ impl DrivenRun {
             next: 0,
             dir: PathBuf::new(),
             pending: None,
-            _config_file: config_file,
+            finished: false,
         };
         match state.recv(py)? {
             Some(FromRun::Begin {
@@ -266,6 +273,11 @@ impl DrivenRun {
         py: Python<'py>,
         candidates: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        if crate::weights::is_complex(candidates)? {
+            return Err(PyTypeError::new_err(
+                "evaluate takes real candidates: these are complex numbers",
+            ));
+        }
         let rows: Vec<Vec<f64>> = candidates.extract().map_err(|_| {
             PyTypeError::new_err(
                 "evaluate takes the candidates as a 2-D array (or a list of lists) of numbers, one a row",
@@ -302,17 +314,40 @@ impl DrivenRun {
     /// After the last generation: scores the best on the held-out games, writes best.toml
     /// and report.html, and returns what `evolve()` returns, as JSON. Before it: stops the
     /// run, checkpointed (`Run.resume(folder)` continues it), with the error saying so.
+    /// Ctrl-C stops the held-out games where they are: KeyboardInterrupt says how to resume,
+    /// and `Run.resume(folder)` scores them again.
     fn finish(&self, py: Python<'_>) -> PyResult<String> {
         let mut state = self.state.lock().unwrap();
+        if state.finished {
+            return Err(PyRuntimeError::new_err("finish() was called already"));
+        }
         state.to_run = None;
+        state.finished = true;
         let thread = state
             .thread
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the run has ended"))?;
-        let (config, result, opponents) = py
+        let mut signal = None;
+        while !thread.is_finished() {
+            py.detach(|| std::thread::sleep(SLICE));
+            if signal.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                host_stop_flag().store(true, Ordering::SeqCst);
+                signal = Some(e);
+            }
+        }
+        let finished = py
             .detach(|| thread.join())
-            .map_err(|_| PyRuntimeError::new_err("the run's thread panicked"))?
-            .map_err(to_py)?;
-        Ok(summary(&config, &result, opponents))
+            .map_err(|_| PyRuntimeError::new_err("the run's thread panicked"))?;
+        match (finished, signal) {
+            (Ok((config, result, opponents)), None) => Ok(summary(&config, &result, opponents)),
+            (Err(e), None) => Err(to_py(e)),
+            (Err(e), Some(_)) => Err(PyKeyboardInterrupt::new_err(format!("{e:#}"))),
+            (Ok((_, result, _)), Some(_)) => Err(PyKeyboardInterrupt::new_err(format!(
+                "the run finished before it could stop: {} holds its best.toml",
+                result.dir.display()
+            ))),
+        }
     }
 }

@@ -3,12 +3,12 @@
 //! and `evaluate`. They become the weight file they would be, with a file's checks, so that
 //! weights from memory and the same weights in a file are one player and play the same games.
 
+use crate::commands::play_args;
 use crate::errors::to_py;
-use crate::player::play_args;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyMapping, PyString};
+use pyo3::types::{PyComplex, PyDict, PyList, PyMapping, PyString, PyTuple};
 use stacktune::backend::Local;
 use stacktune::commands::play::PlayArgs;
 use stacktune::game::Game;
@@ -31,8 +31,9 @@ impl Given {
     pub fn extract(
         function: &str,
         weights: &Bound<'_, PyAny>,
-        names: Option<Vec<String>>,
+        names: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Given> {
+        let names = names.map(|n| feature_names(function, n)).transpose()?;
         if let Ok(map) = weights.cast::<PyMapping>() {
             if names.is_some() {
                 return Err(PyTypeError::new_err(format!(
@@ -48,6 +49,12 @@ impl Given {
                         key.get_type().name()?
                     )));
                 };
+                if is_complex(&value)? {
+                    return Err(PyTypeError::new_err(format!(
+                        "{function}: weight `{name}` is complex ({}): weights are real numbers",
+                        value.str()?
+                    )));
+                }
                 let Ok(w) = value.extract::<f64>() else {
                     return Err(PyTypeError::new_err(format!(
                         "{function}: weight `{name}` is a {}, not a number",
@@ -61,6 +68,11 @@ impl Given {
         if weights.is_instance_of::<PyString>() {
             return Err(PyTypeError::new_err(format!(
                 "{function} takes weights in memory (a dict, or a vector with names=); Player(path) and play(weights=path) read a file"
+            )));
+        }
+        if is_complex(weights)? {
+            return Err(PyTypeError::new_err(format!(
+                "{function}: the weights are complex numbers: weights are real numbers"
             )));
         }
         match weights.extract::<Vec<f64>>() {
@@ -110,6 +122,47 @@ impl Given {
     }
 }
 
+/// Whether `value` is a complex number or holds complex numbers (a numpy array of complex
+/// dtype, a list with a complex in it): numbers whose conversion to float would drop their
+/// imaginary part with a mere warning.
+pub fn is_complex(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if value.is_instance_of::<PyComplex>() {
+        return Ok(true);
+    }
+    if let Ok(dtype) = value.getattr("dtype") {
+        return Ok(dtype.getattr("kind")?.extract::<String>()? == "c");
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        for item in value.try_iter()? {
+            if is_complex(&item?)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// `names=`: a sequence of feature names; one str (which Python would read as its letters) is
+/// refused, saying how to give one name.
+fn feature_names(function: &str, names: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(one) = names.cast::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{function}: names= is a list of feature names, not one str: names=[{:?}]",
+            one.to_string()
+        )));
+    }
+    names.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{function}: names= is a list of feature names (str), not {}",
+            names
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })
+}
+
 /// `play`'s flags for weights held in memory, `weights=` being the call's first argument.
 pub fn args_in_memory(
     py: Python<'_>,
@@ -133,16 +186,16 @@ pub fn args_in_memory(
 
 /// `stacktune play --json`'s report for weights held in memory, as JSON text, and the games'
 /// scores in order as a numpy array. The games run on every core with the GIL released; Ctrl-C
-/// stops the call once the games under way are over, with KeyboardInterrupt.
+/// stops the call within a second, mid-game, with KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (weights, names=None, **flags))]
 pub fn evaluate_json<'py>(
     py: Python<'py>,
     weights: &Bound<'py, PyAny>,
-    names: Option<Vec<String>>,
+    names: Option<Bound<'py, PyAny>>,
     flags: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(String, Bound<'py, PyArray1<f64>>)> {
-    let given = Given::extract("evaluate()", weights, names)?;
+    let given = Given::extract("evaluate()", weights, names.as_ref())?;
     let args = args_in_memory(py, "evaluate()", flags)?;
     let file = given.into_file(&args)?;
     let stop = AtomicBool::new(false);

@@ -61,7 +61,7 @@ def play(**flags: Any) -> dict:
     the result is the JSON report as a dict: the summary (``mean``, ``ci95``, ...), the total
     pieces and ``per_game``, each game's score and what the game counts beside it. The games
     run in Rust with the GIL released; progress goes to ``sys.stderr`` (a notebook's output);
-    Ctrl-C (KeyboardInterrupt) stops the call once the games under way are over.
+    Ctrl-C (KeyboardInterrupt) stops the call within a second, mid-game.
     """
     with _stderr_to_python():
         return json.loads(_stacktune.play_json(**flags))
@@ -82,9 +82,7 @@ def evaluate(weights: Any, names: Optional[Sequence[str]] = None, **flags: Any) 
     """
     flags.setdefault("quiet", True)
     with _stderr_to_python():
-        text, scores = _stacktune.evaluate_json(
-            weights, None if names is None else list(names), **flags
-        )
+        text, scores = _stacktune.evaluate_json(weights, names, **flags)
     report = json.loads(text)
     report["scores"] = scores
     return report
@@ -97,9 +95,9 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
     tables as nested dicts; relative paths in it are the working folder's). Keyword arguments
     are the CLI's flags (``out=``, ``generations=``, ``threads=``, ``quiet=``, ``resume=``, ...).
     The run writes the same folder the CLI writes. Progress shows in the terminal, or in the
-    notebook's output. Ctrl-C (KeyboardInterrupt) stops the run after the current generation,
-    checkpointed; ``evolve(resume=folder)`` continues it to the very result an uninterrupted
-    run gives.
+    notebook's output. Ctrl-C (KeyboardInterrupt) stops the run within a second at its last
+    checkpoint (the games under way are dropped); ``evolve(resume=folder)`` continues it to
+    the very result an uninterrupted run gives.
     """
     config_json = _config_json(config, flags)
     with _stderr_to_python():
@@ -110,7 +108,7 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
         except KeyboardInterrupt:
             run.stop()
             print(
-                "stacktune: stopping after this generation (its checkpoint is kept)",
+                "stacktune: stopping at the last checkpoint (the games under way are dropped)",
                 file=sys.stderr,
             )
             while not run.wait(0.1):
@@ -194,12 +192,45 @@ evolve.__doc__ = f"{evolve.__doc__}\nKeywords:\n\n{_stacktune.keywords('evolve')
 
 
 def _config_json(config: Union[None, str, os.PathLike, Mapping[str, Any]], flags: dict) -> Optional[str]:
-    """A config given as a dict, as JSON for the Rust side; a path goes into ``flags``."""
+    """A config given as a dict, as JSON for the Rust side, which reads it in memory (no file
+    is written); a path goes into ``flags``. A value TOML cannot hold is refused naming its
+    key."""
     if isinstance(config, Mapping):
-        return json.dumps(dict(config))
+        return json.dumps(_config_value(config, ""), allow_nan=False)
     if config is not None:
         flags["config"] = os.fspath(config)
     return None
+
+
+def _config_value(value: Any, key: str) -> Any:
+    """``value`` (at ``key`` of a config dict) as plain JSON data: tables, lists, str, bool,
+    int and finite numbers; paths as their text, numpy numbers as Python's."""
+    where = f"run config key `{key}`" if key else "run config"
+    if isinstance(value, Mapping):
+        table = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise TypeError(f"{where}: keys are str, not {type(k).__name__} ({k!r})")
+            table[k] = _config_value(v, f"{key}.{k}" if key else k)
+        return table
+    if isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, (list, tuple)):
+        return [_config_value(v, f"{key}[{i}]") for i, v in enumerate(value)]
+    if hasattr(value, "item") and not hasattr(value, "__len__"):
+        value = value.item()  # a numpy number
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{where} is {value}: a run config's numbers are finite")
+        return value
+    raise TypeError(
+        f"{where} is {type(value).__name__} ({value!r}): a run config holds tables, lists, "
+        f"str, bool, int and float"
+    )
 
 
 def _rebuild(

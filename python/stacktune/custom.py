@@ -14,17 +14,19 @@ A game is a class that can be made with no arguments and has:
 
 The player is greedy one-ply: it scores every placement as w·φ and plays the best, ties to the
 first listed; a game's score is its points summed over at most ``max_moves`` placements.
-``play_games`` plays every (candidate, seed) pair in worker processes (spawn context: the games
-hold the GIL), in fixed chunks gathered in order, so its result depends on the weights and
-seeds alone, never on the number of workers. See docs/adding-a-game-python.md.
+``play_games`` plays every (candidate, seed) pair in worker processes (fresh interpreters sent
+the game's class by value, see ``stacktune._workers``: the games hold the GIL), in fixed chunks
+gathered in order, so its result depends on the weights and seeds alone, never on the number
+of workers. See docs/adding-a-game-python.md.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import multiprocessing
+import numbers
 import os
+import time
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -68,6 +70,8 @@ def check_game(make: Callable[[], Any]) -> Any:
 
 def _weights(game: Any, weights: Any) -> np.ndarray:
     names = list(game.feature_names)
+    if np.iscomplexobj(weights):
+        raise GameError(f"game {_name(game)}: the weights are complex numbers; weights are real")
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (len(names),):
         raise GameError(
@@ -85,7 +89,13 @@ def _choose(game: Any, w: np.ndarray) -> Any:
     placements = list(game.placements())
     if not placements:
         return None
-    phi = np.asarray(game.features(), dtype=np.float64)
+    try:
+        phi = np.asarray(game.features(), dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise GameError(
+            f"game {_name(game)}: features() must be numbers, one row of "
+            f"{len(w)} per placement ({type(e).__name__}: {str(e).splitlines()[0]})"
+        ) from None
     if phi.shape != (len(placements), len(w)):
         raise GameError(
             f"game {_name(game)}: features() has shape {phi.shape}; expected "
@@ -115,17 +125,39 @@ def _play(game: Any, placement: Any) -> float:
     return points
 
 
-def play_game(game: Any, weights: Any, seed: int, max_moves: int) -> Tuple[float, int]:
-    """Plays one game from ``seed`` greedily with ``weights``: its points and its moves."""
+def _whole(what: str, value: Any, game: Any, least: int = 0) -> int:
+    """``value`` as an int of at least ``least``, or the GameError naming ``what``: a float
+    (a seed of 1.5, a cap of 2.5 moves) is refused rather than cut."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise GameError(f"game {_name(game)}: {what} must be an int, not {value!r}")
+    if value < least:
+        raise GameError(f"game {_name(game)}: {what} {value} must be at least {least}")
+    return int(value)
+
+
+def play_game(
+    game: Any, weights: Any, seed: int, max_moves: int, deadline: Optional[float] = None
+) -> Tuple[float, int]:
+    """Plays one game from ``seed`` greedily with ``weights``: its points and its moves.
+    ``deadline`` (a ``time.monotonic()`` time) stops a game still going then."""
     w = _weights(game, weights)
-    game.reset(int(seed))
+    seed = _whole("a seed", seed, game)
+    max_moves = _whole("max_moves", max_moves, game, 1)
+    game.reset(seed)
     score, moves = 0.0, 0
     while moves < max_moves and not game.done():
+        if deadline is not None and time.monotonic() > deadline:
+            raise GameError(f"game {_name(game)}: the game of seed {seed} ran past the time limit")
         placement = _choose(game, w)
         if placement is None:
             break
         score += _play(game, placement)
         moves += 1
+    if not math.isfinite(score):
+        raise GameError(
+            f"game {_name(game)}: the game of seed {seed} scored {score} (its points summed "
+            f"past the range of a float): scores must be finite"
+        )
     return score, moves
 
 
@@ -149,43 +181,55 @@ def replay(make: Callable[[], Any], weights: Any, seed: int, max_moves: int) -> 
     return frames
 
 
-def _chunk(task: Tuple[Callable[[], Any], np.ndarray, List[Tuple[int, int]], Sequence[int], int]) -> List[Tuple[float, int]]:
-    """A worker's chunk: (candidate, seed) pairs, each a fresh reset of one game object."""
-    make, candidates, pairs, seeds, max_moves = task
-    game = make()
-    return [play_game(game, candidates[c], seeds[s], max_moves) for c, s in pairs]
-
-
 def _play_all(
     make: Callable[[], Any],
+    game: Any,
     rows: np.ndarray,
     seeds: Sequence[int],
     max_moves: int,
-    pool: Any,
+    workers: Optional[Any],
     chunk: int,
+    time_limit: Optional[float],
 ) -> Tuple[np.ndarray, np.ndarray]:
-    """Every (candidate, seed) pair, in fixed chunks gathered in order (in ``pool`` when there
-    is one): the scores and the moves, candidates × seeds each."""
-    seeds = [int(s) for s in seeds]
+    """Every (candidate, seed) pair, in fixed chunks gathered in order, on ``workers`` when
+    there are (else in this process, a game from ``make`` a chunk; ``game`` names the game in
+    messages): the scores and the moves, candidates × seeds each."""
+    seeds = [_whole("a seed", s, game) for s in seeds]
     pairs = [(c, s) for c in range(len(rows)) for s in range(len(seeds))]
-    tasks = [
-        (make, rows, pairs[i : i + chunk], seeds, max_moves) for i in range(0, len(pairs), chunk)
-    ]
-    if pool is None or len(tasks) <= 1:
-        done = [_chunk(t) for t in tasks]
+    tasks = [(rows, pairs[i : i + chunk], seeds, max_moves) for i in range(0, len(pairs), chunk)]
+    if workers is None:
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        flat = []
+        for _, part, _, _ in tasks:
+            # A fresh game a chunk, as each worker makes one: the same games at any count.
+            fresh = make()
+            flat += [play_game(fresh, rows[c], seeds[s], max_moves, deadline) for c, s in part]
     else:
-        done = pool.map(_chunk, tasks, chunksize=1)
-    flat = [r for part in done for r in part]
+        flat = [r for part in workers.map(tasks, time_limit) for r in part]
     shape = (len(rows), len(seeds))
     scores = np.array([s for s, _ in flat], dtype=np.float64).reshape(shape)
     moves = np.array([m for _, m in flat], dtype=np.int64).reshape(shape)
     return scores, moves
 
 
-def _pool(workers: int, game: Any) -> Any:
-    if workers < 1:
-        raise GameError(f"game {_name(game)}: workers {workers} must be at least 1")
-    return multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else None
+def _workers(make: Callable[[], Any], game: Any, workers: Any, chunk: Any, time_limit: Any) -> Any:
+    """The worker processes for ``workers`` > 1 (``None``: play in this process), the other
+    settings checked first."""
+    from ._workers import Workers
+
+    workers = _whole("workers", workers, game, 1)
+    _whole("chunk", chunk, game, 1)
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, numbers.Real)
+        or not time_limit > 0
+        or not math.isfinite(time_limit)
+    ):
+        raise GameError(
+            f"game {_name(game)}: time_limit {time_limit!r} must be a number of seconds above 0, "
+            f"or None for no limit"
+        )
+    return Workers(workers, make, _name(game)) if workers > 1 else None
 
 
 def play_games(
@@ -195,46 +239,88 @@ def play_games(
     max_moves: int = 1000,
     workers: int = 1,
     chunk: int = 8,
+    time_limit: Optional[float] = None,
 ) -> Tuple[np.ndarray, int]:
     """Plays every candidate (one a row) on every seed: the scores (candidates × seeds) and
-    the placements played in all. ``workers`` > 1 plays them in that many spawned processes
-    (``make`` must then be picklable: a class or function a module defines); the pairs go
-    out in fixed chunks of ``chunk`` and come back in order, so the result is the same at any
-    number of workers."""
+    the placements played in all. ``workers`` > 1 plays them in that many worker processes,
+    ``make`` sent to them by value (a class of a notebook cell works); the pairs go out in
+    fixed chunks of ``chunk`` and come back in order, so the result is the same at any number
+    of workers. ``time_limit`` (seconds, ``None`` for none) bounds the whole call: a game that
+    never ends raises GameError then, as does a worker that dies; Ctrl-C stops the workers."""
     game = check_game(make)
+    if np.iscomplexobj(candidates):
+        raise GameError(f"game {_name(game)}: the weights are complex numbers; weights are real")
     rows = np.atleast_2d(np.asarray(candidates, dtype=np.float64))
     for row in rows:
         _weights(game, row)
-    if max_moves < 1:
-        raise GameError(f"game {_name(game)}: max_moves {max_moves} must be at least 1")
-    pool = _pool(workers, game)
+    max_moves = _whole("max_moves", max_moves, game, 1)
+    seeds = [_whole("a seed", s, game) for s in seeds]
+    pool = _workers(make, game, workers, chunk, time_limit)
     try:
-        scores, moves = _play_all(make, rows, seeds, max_moves, pool, chunk)
+        scores, moves = _play_all(make, game, rows, seeds, max_moves, pool, chunk, time_limit)
     finally:
         if pool is not None:
-            pool.terminate()
+            pool.close()
     return scores, int(moves.sum())
+
+
+def _trace(game: Any, seed: int, moves: int) -> List[Tuple[str, float]]:
+    """The placements and points of one game from ``seed`` with every weight 1, at most
+    ``moves`` long: what two games from one seed must share."""
+    w = np.ones(len(game.feature_names))
+    game.reset(seed)
+    trace: List[Tuple[str, float]] = []
+    while len(trace) < moves and not game.done():
+        placement = _choose(game, w)
+        if placement is None:
+            break
+        trace.append((repr(placement), _play(game, placement)))
+    return trace
+
+
+def _check_reset(make: Callable[[], Any], game: Any, workers: Optional[Any], moves: int) -> None:
+    """Plays one game twice from one seed (in the worker processes when there are, each time
+    on a fresh game) and refuses a game whose ``reset(seed)`` does not make the same game
+    both times (it draws from somewhere else than its seed): a run of it could not be
+    reproduced, nor its candidates compared on common games."""
+    task = ("trace", 1, moves)
+    if workers is None:
+        played = [_trace(make(), 1, moves) for _ in range(2)]
+    else:
+        played = workers.map([task, task], None)
+    if played[0] != played[1]:
+        at = next((i for i, (a, b) in enumerate(zip(*played)) if a != b), min(map(len, played)))
+        raise GameError(
+            f"game {_name(game)}: reset(1) made two different games (they part at move {at}): "
+            f"every random draw of a game must come from reset's seed, or no run of it can be "
+            f"reproduced"
+        )
 
 
 def evolve(
     game: Callable[[], Any],
-    config: Optional[Mapping[str, Any]] = None,
+    config: Union[None, str, os.PathLike, Mapping[str, Any]] = None,
     workers: int = 1,
     chunk: int = 8,
+    time_limit: Optional[float] = None,
     **flags: Any,
 ) -> dict:
-    """Tunes the greedy player of ``game`` (a class of the protocol, defined in a module)
-    with stacktune's run: the optimiser of ``config`` (``[optimizer] kind``: ga, cem, cmaes),
-    every candidate of a generation on the same games, validation on held-out games, and the
-    run folder ``stacktune.evolve`` writes (run.toml naming the game, history.csv, plots,
-    checkpoint, best.toml, report.html with the text frames of a held-out game where the game
-    renders). ``config`` is a run config as a dict
-    (``generations``, ``games``, ``max_pieces`` — the move cap, 1000 unless given —, ...);
-    keywords are ``evolve``'s (``out=``, ``quiet=``, ``resume=folder`` with the same
-    ``game``). The games play in ``workers`` spawned processes, in fixed chunks of ``chunk``
-    pairs: the folder is byte for byte the same at any number of workers. Training game j of
+    """Tunes the greedy player of ``game`` (a class of the protocol: of a module, of a
+    notebook cell, of ``python -c``) with stacktune's run: the optimiser of ``config``
+    (``[optimizer] kind``: ga, cem, cmaes), every candidate of a generation on the same
+    games, validation on held-out games, and the run folder ``stacktune.evolve`` writes
+    (run.toml naming the game, history.csv, plots, checkpoint, best.toml, report.html with the
+    text frames of a held-out game where the game renders). ``config`` is a run config as a
+    dict (``generations``, ``games``, ``max_pieces`` — the move cap, 1000 unless given —,
+    ...) or a run config file; keywords are ``evolve``'s (``out=``, ``quiet=``,
+    ``resume=folder`` with the same ``game``). The games play in ``workers`` worker
+    processes, in fixed chunks of ``chunk`` pairs: the folder is byte for byte the same at any
+    number of workers. ``time_limit`` (seconds) bounds each batch of games. Training game j of
     generation g is dealt from a seed the run draws for (g, j); held-out game i from seed
-    ``validation_seed + i``. Returns what ``stacktune.evolve`` returns."""
+    ``validation_seed + i``. One game is played twice first: a ``reset(seed)`` that does not
+    make the same game from the same seed is refused. Ctrl-C stops the run at its last
+    checkpoint (KeyboardInterrupt says how to resume). Returns what ``stacktune.evolve``
+    returns."""
     from . import _config_json, _stderr_to_python, _stacktune
 
     sample = check_game(game)
@@ -244,7 +330,7 @@ def evolve(
     if not module or not qualname or "<" in qualname:
         raise GameError(
             f"game {name}: give evolve the game's class (or a function) defined at the top "
-            f"of a module, so worker processes and a resumed run can find it"
+            f"of a module or a notebook cell, so that a resumed run can name it"
         )
     if module == "__main__":
         main = getattr(__import__("__main__"), "__file__", None)
@@ -254,16 +340,27 @@ def evolve(
             raise GameError(f"game {name}: a resumed run keeps its run.toml; give no config")
         config_json = None
         flags["resume"] = os.fspath(flags["resume"])
-    else:
+        cap = 1000
+    elif isinstance(config, Mapping) or config is None:
         settings = dict(config or {})
         settings.setdefault("max_pieces", 1000)
         settings.setdefault("validation_max_pieces", settings["max_pieces"])
         config_json = _config_json(settings, flags)
-    pool = _pool(workers, sample)
+        cap = settings["max_pieces"]
+    else:
+        config_json = _config_json(config, flags)
+        cap = 1000
+    pool = _workers(game, sample, workers, chunk, time_limit)
+    try:
+        _check_reset(game, sample, pool, min(_whole("max_pieces", cap, sample, 1), 100))
+    except BaseException:
+        if pool is not None:
+            pool.close()
+        raise
 
     def play(candidates: List[List[float]], seeds: List[int], max_moves: int) -> Tuple[np.ndarray, np.ndarray]:
         rows = np.asarray(candidates, dtype=np.float64).reshape(len(candidates), -1)
-        return _play_all(game, rows, seeds, max_moves, pool, chunk)
+        return _play_all(game, sample, rows, seeds, max_moves, pool, chunk, time_limit)
 
     def frames(weights: List[float], seed: int, max_moves: int) -> List[str]:
         return replay(game, weights, seed, max_moves)
@@ -275,7 +372,7 @@ def evolve(
             )
     finally:
         if pool is not None:
-            pool.terminate()
+            pool.close()
     result: dict = json.loads(text)
     return result
 

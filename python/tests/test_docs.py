@@ -1,5 +1,5 @@
-"""The Python examples of docs/python.md, and README's Python section when it has one, run as
-written from the repository root."""
+"""The Python examples of docs/python.md, of README's Python section when it has one, and of
+python/README.md (the package's page on PyPI) run as written from the repository root."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ def python_blocks(path):
     return re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)
 
 
+DOCUMENTS = ["docs/python.md", "README.md", "python/README.md"]
+
 BLOCKS = [
     (f"{name}#{i}", code)
-    for name in ["docs/python.md", "README.md"]
+    for name in DOCUMENTS
     for i, code in enumerate(python_blocks(REPO / name))
     if "stacktune.evolve(" not in code  # the notebook run's example, tested in test_evolve
 ]
@@ -41,7 +43,7 @@ def test_the_examples_pass_mypy_strict(tmp_path):
     """The stubs describe what the examples do: `mypy --strict` finds nothing in any of them,
     the notebook run's example included (one run for all: mypy reads numpy's stubs once)."""
     files = []
-    for name in ["docs/python.md", "README.md"]:
+    for name in DOCUMENTS:
         for i, code in enumerate(python_blocks(REPO / name)):
             files.append(tmp_path / f"{name.replace('/', '_').replace('.', '_')}_{i}.py")
             files[-1].write_text(code)

@@ -42,7 +42,7 @@ def test_render_modes(env_id, mode):
 
 def test_contest_episode_driven_by_the_shipped_player_scores_the_cli(monkeypatch, cli_json):
     monkeypatch.chdir(REPO)
-    player = stacktune.Player("weights/contest/one-ply-l2.toml")
+    player = stacktune.Player("reports/tetris-contest-l2/best.toml")
     env = gym.make("stacktune/ContestTetris-v0")
     obs, info = env.reset(seed=21)
     total, done = 0.0, False
@@ -52,7 +52,7 @@ def test_contest_episode_driven_by_the_shipped_player_scores_the_cli(monkeypatch
         obs, reward, terminated, truncated, info = env.step(move.action)
         total += reward
         done = terminated or truncated
-    report = cli_json("play", "--json", "--quiet", "--weights", "weights/contest/one-ply-l2.toml", "--games", "1", "--seed", "21")
+    report = cli_json("play", "--json", "--quiet", "--weights", "reports/tetris-contest-l2/best.toml", "--games", "1", "--seed", "21")
     assert total == report["per_game"][0]["score"]
 
 

@@ -34,7 +34,7 @@ CASES = [
     ("stacktune.play(weights='weights/tetris/dellacherie.toml', speed=3)", TypeError, "play() got an unexpected keyword argument 'speed'"),
     ("stacktune.play(weights='weights/tetris/dellacherie.toml', json=True)", ValueError, "json= is the command line's"),
     ("stacktune.play(weights='weights/tetris/dellacherie.toml', replay_html='r.html')", ValueError, "--replay-html is for the command line: run `stacktune play --replay-html ...` for it"),
-    ("stacktune.evolve({'generations': 'many'})", ValueError, "config file"),
+    ("stacktune.evolve({'generations': 'many'})", ValueError, "run config key `generations`: invalid type"),
     ("stacktune.evolve('nowhere.toml')", FileNotFoundError, "cannot read config file nowhere.toml"),
     ("stacktune.evolve(resume='nowhere')", ValueError, "nowhere holds no run to resume (no run.toml there)"),
     ("stacktune.ConnectOpponent('nobody', stacktune.ConnectN())", ValueError, "opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file"),

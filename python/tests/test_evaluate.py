@@ -22,7 +22,7 @@ else:  # pragma: no cover
 CASES = [
     # (weights file, the flags of both calls)
     ("weights/tetris/dellacherie.toml", dict(width=8, height=12, games=6, seed=3, max_pieces=400)),
-    ("weights/contest/one-ply-l2.toml", dict(games=3, seed=7)),
+    ("reports/tetris-contest-l2/best.toml", dict(games=3, seed=7)),
     ("weights/contest/beam-l2.toml", dict(games=1, seed=11, max_pieces=300)),
     ("weights/puyo/hand.toml", dict(games=4, seed=2, max_pieces=60)),
     ("weights/connect/evolved.toml", dict(games=4, seed=1, opponent=["random", "negamax4"])),

@@ -15,8 +15,8 @@ CASES = [
         ["--weights", "weights/tetris/dellacherie.toml", "--width", "8", "--height", "12", "--games", "6", "--seed", "3", "--max-pieces", "400"],
     ),
     (
-        dict(weights="weights/contest/one-ply-l2.toml", games=3, seed=7),
-        ["--weights", "weights/contest/one-ply-l2.toml", "--games", "3", "--seed", "7"],
+        dict(weights="reports/tetris-contest-l2/best.toml", games=3, seed=7),
+        ["--weights", "reports/tetris-contest-l2/best.toml", "--games", "3", "--seed", "7"],
     ),
     (
         dict(weights="weights/puyo/hand.toml", games=4, seed=2, max_pieces=60),

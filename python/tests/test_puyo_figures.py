@@ -1,4 +1,4 @@
-"""scripts/puyo_figures.py, which computes docs/puyo-beam.md's tables from `play --json`."""
+"""scripts/puyo_figures.py, which computes docs/notes/puyo.md's tables from `play --json`."""
 
 from __future__ import annotations
 

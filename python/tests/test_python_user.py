@@ -137,7 +137,8 @@ BAD = [
     ("stacktune.play(games=3)", TypeError, "the following required arguments were not provided: weights="),
     ("stacktune.Player(W, wdith=6)", TypeError, "Player() got an unexpected keyword argument 'wdith'"),
     ("stacktune.evolve(generations='many')", TypeError, "evolve() keyword 'generations' takes an int, not str"),
-    ("stacktune.Player(W).choose(played(stacktune.Tetris(4, 4), 100))", ValueError, "the game is over: there is no move to choose"),
+    ("stacktune.Player(W, width=4, height=4).choose(played(stacktune.Tetris(4, 4), 100))", ValueError, "the game is over: there is no move to choose"),
+    ("stacktune.Player(W).choose(stacktune.Tetris(4, 4))", ValueError, "weights file weights/tetris/dellacherie.toml plays tetris (research 10x20, uniform pieces), not this tetris game (research 4x4, uniform pieces)"),
 ]
 
 
@@ -158,7 +159,7 @@ def test_help_lists_every_keyword():
 
 
 def games_to_pickle():
-    player = stacktune.Player(str(REPO / "weights/contest/one-ply-l2.toml"))
+    player = stacktune.Player(str(REPO / "reports/tetris-contest-l2/best.toml"))
     connect = stacktune.ConnectN(seed=5)
     opponent = stacktune.ConnectOpponent("random", connect)
     for _ in range(3):

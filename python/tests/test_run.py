@@ -133,6 +133,7 @@ def test_a_stopped_run_resumes_to_the_same_folder(tmp_path, monkeypatch):
 
 
 BAD = [
+    (dict(), '[optimizer] kind = "external" needs an [external] table: name = "..." (the optimiser, as run.toml records it) and population = N (candidates a generation)'),
     (dict(external={"name": " ", "population": 4}), "[external] name must name the optimiser (pycma, optuna, ...)"),
     (dict(external={"name": "pycma", "population": 1}), "[external] population must be within 2..=10000 (got 1)"),
 ]

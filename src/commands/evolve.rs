@@ -5,8 +5,9 @@ use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
 use crate::progress::Mode;
-use crate::run::hosted::{HostBackend, HostedGame, HostedSpec};
-use crate::run::{Driver, RunConfig, RunResult, evolve, is_finished};
+use crate::run::HostedSpec;
+use crate::run::hosted::{HostBackend, HostedGame};
+use crate::run::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
 use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
@@ -24,6 +25,9 @@ pub struct EvolveArgs {
     /// Run config (TOML); flags below override its fields. Without it, the built-in default.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// A run config held in memory (a host's dict), read as `--config` reads a file.
+    #[arg(skip)]
+    pub given: Option<Box<RunConfig>>,
     #[command(flatten)]
     pub game: GameSpec,
     /// Features to tune, comma-separated (default: all of the game's).
@@ -95,9 +99,10 @@ pub struct Off {
 impl EvolveArgs {
     /// The config file (or the default) with the flags applied.
     fn resolve(&self) -> Result<RunConfig> {
-        let mut c = match &self.config {
-            Some(path) => RunConfig::load(path)?,
-            None => RunConfig::builtin(),
+        let mut c = match (&self.config, &self.given) {
+            (Some(path), _) => RunConfig::load(path)?,
+            (None, Some(given)) => (**given).clone(),
+            (None, None) => RunConfig::builtin(),
         };
         let g = &self.game;
         let other_rules = g.rules.is_some() && g.rules != c.game.rules;
@@ -132,6 +137,14 @@ impl EvolveArgs {
         c.game.level = g.level.or(c.game.level);
         c.game.turns = g.turns.or(c.game.turns);
         c.game.splitting = g.splitting.or(c.game.splitting);
+        c.game.mode = g.mode.clone().or(c.game.mode.clone());
+        c.game.previews = g.previews.or(c.game.previews);
+        c.game.attack = g.attack.clone().or(c.game.attack.clone());
+        c.game.garbage_delay = g.garbage_delay.or(c.game.garbage_delay);
+        c.game.garbage_cap = g.garbage_cap.or(c.game.garbage_cap);
+        c.game.messiness = g.messiness.or(c.game.messiness);
+        c.game.no_hold |= g.no_hold;
+        c.game.no_lock_out |= g.no_lock_out;
         if !g.opponents.is_empty() {
             c.game.opponents = g.opponents.clone();
         }
@@ -181,6 +194,11 @@ impl EvolveArgs {
         set!(c.name, self.name);
         set!(c.hall_of_fame, self.hall_of_fame);
         set!(c.threads, self.threads);
+        if c.optimizer.kind == OptimizerKind::External && c.external.is_none() {
+            bail!(
+                "[optimizer] kind = \"external\" needs an [external] table: name = \"...\" (the optimiser, as run.toml records it) and population = N (candidates a generation)"
+            );
+        }
         Ok(c.resolved())
     }
 }
@@ -233,6 +251,7 @@ fn config_and_folder(
     Ok(match &args.resume {
         Some(dir) => {
             let overrides = args.config.is_some()
+                || args.given.is_some()
                 || args.game != GameSpec::default()
                 || args.features.is_some()
                 || args.population.is_some()
@@ -254,7 +273,7 @@ fn config_and_folder(
                 );
             }
             // Locked before reading: no other process may change the folder while it is checked.
-            let folder = RunFolder::resume(dir, is_finished)?;
+            let folder = RunFolder::resume(dir, rerun_of_finished)?;
             let mut config = RunConfig::load(&folder.path().join("run.toml"))?;
             if hosted.is_some() && config.hosted.as_ref() != hosted {
                 let was = config

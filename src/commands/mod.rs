@@ -13,11 +13,13 @@ pub mod report;
 pub mod search_flags;
 pub mod solve;
 pub mod solve_connect;
+pub mod tbp;
+pub mod versus;
 pub mod watch;
 
 use crate::eval::LinearPlayer;
 use crate::game::Game;
-use crate::games::GameSpec;
+use crate::games::{GameSpec, unnamed_rules};
 use crate::search::Player;
 use crate::weights::WeightFile;
 use anyhow::Result;
@@ -64,13 +66,13 @@ pub(crate) fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> 
             spec.fired = search.fired;
         }
     }
-    match (&spec.rules, &file.rules) {
-        (None, _) => spec.rules = file.rules.clone(),
-        (Some(given), Some(named)) if given != named => anyhow::bail!(
-            "weights file {} is for rules `{named}`, not --rules {given}",
-            path.display()
-        ),
-        _ => {}
+    match &spec.rules {
+        None => spec.rules = file.rules.clone(),
+        // Weights of another game are refused by the game, naming both games.
+        Some(_) if spec.game.as_ref() != Some(&file.game) => {}
+        Some(given) => file
+            .check_rules(given, unnamed_rules(&file.game))
+            .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?,
     }
     Ok(())
 }

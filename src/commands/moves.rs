@@ -10,6 +10,10 @@ pub struct MovesArgs {
     /// Game whose rules apply.
     #[arg(long, default_value = "tetris")]
     pub game: String,
+    /// Tetris rules: `research` (default) or `guideline` (SRS, spins and soft drop; the board
+    /// file is the bottom rows of the 40).
+    #[arg(long)]
+    pub rules: Option<String>,
     /// Board file: rows top first, `.` empty; tetris: any other character filled; puyo: colour
     /// digits; connect: `X` first player, `O` second (the side to move follows from the counts).
     #[arg(long)]
@@ -45,8 +49,22 @@ pub fn listing(args: &MovesArgs, text: &str) -> Result<String> {
             .as_deref()
             .with_context(|| format!("{game} needs --piece"))
     };
+    if game != "tetris" && args.rules.is_some() {
+        bail!("--rules is a tetris setting for moves; {game} does not use it");
+    }
     match game {
+        "tetris" if args.rules.as_deref() == Some("guideline") => {
+            use crate::games::guideline::listing;
+            let moves = listing::list(listing::parse(text, &source)?, piece()?)?;
+            Ok(match args.json {
+                true => format!("{}\n", serde_json::to_string(&moves)?),
+                false => listing::format(&moves),
+            })
+        }
         "tetris" => {
+            if let Some(r) = args.rules.as_deref().filter(|r| *r != "research") {
+                bail!("moves lists research or guideline tetris, not `{r}`");
+            }
             let board = listing::parse_board(text, &source)?;
             let moves = listing::list_moves(board, piece()?)?;
             Ok(match args.json {

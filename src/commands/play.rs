@@ -1,6 +1,6 @@
 //! `play`: many seeded games of one weight set, in parallel, summarised.
 
-pub use super::play_report::{GameRow, PlayReport, Versus};
+pub use super::play_report::{Capped, GameRow, PlayReport, Versus};
 use super::play_report::{print_per_game, print_report, print_versus};
 use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
@@ -134,13 +134,15 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
         // Checked before playing too, so the games are not played for nothing.
         crate::fsutil::refuse_existing(out)?;
     }
+    // Ctrl-C stops the games under way and the command with them.
+    let stop = crate::stop::ctrl_c();
     with_game!(&any, g => {
         let player = super::player_for(g, &args.game, &file, &args.weights)?;
         if let Some(out) = &args.replay_html {
-            crate::fsutil::write_new(out, replay_page(g, &player, &args)?.as_bytes())?;
+            crate::fsutil::write_new(out, replay_page(g, &player, &args, stop)?.as_bytes())?;
         }
         let g = &g.numbered_from(args.seed);
-        let report = play(backend, g, &player, &args, &AtomicBool::new(false))?;
+        let report = play(backend, g, &player, &args, stop)?;
         if args.json {
             println!("{}", serde_json::to_string(&report)?);
         } else if report.opponents.is_empty() {
@@ -148,7 +150,8 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
             let games = format!("{} (seed {})", report.summary.games, args.seed);
             print_report(&report, g.score_name(), &args.weights, &games);
         } else {
-            print_versus(&report, &args.weights, args.games, args.seed);
+            let pairing = g.pairing().unwrap_or_default();
+            print_versus(&report, &args.weights, args.games, args.seed, pairing);
         }
     });
     Ok(())
@@ -156,7 +159,12 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
 
 /// The replay page of game 0 of `--seed` (one game against each opponent of a two-player
 /// game), as `play --seed S --games 1` plays it.
-fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Result<String> {
+fn replay_page<G: Replayable>(
+    game: &G,
+    player: &Player,
+    args: &PlayArgs,
+    stop: &AtomicBool,
+) -> Result<String> {
     let max_pieces = args.max_pieces.unwrap_or(0);
     let command = args
         .game
@@ -172,8 +180,12 @@ fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Res
         args.replay_moves,
         &command,
         &progress,
+        stop,
     );
     progress.finish();
+    let Some(replays) = replays else {
+        bail!("stopped before the replay page's games were played; no page is written");
+    };
     render_replays(&ReplayPage {
         title: format!(
             "{} ({}): {} playing",
@@ -190,8 +202,8 @@ fn replay_page<G: Replayable>(game: &G, player: &Player, args: &PlayArgs) -> Res
 /// `args.game` describes, numbered from `args.seed`; `player` plays it under the search
 /// `args.game` gives. A two-player game plays `--games` against each opponent: game i meets
 /// opponent i mod n, so each opponent sees the game's schedule (openings, colours) from its
-/// start. Raising `stop` (a host's interrupt) ends it with an error once the games under way
-/// are over, without a report.
+/// start. Raising `stop` (Ctrl-C, or a host's interrupt) ends it with an error within a move
+/// of each game under way, without a report.
 pub fn play<G: Game>(
     backend: &dyn Backend,
     game: &G,
@@ -215,7 +227,7 @@ pub fn play<G: Game>(
     };
     let Some(results) = backend.play(&batch, stop, &progress)? else {
         progress.finish();
-        bail!("play stopped before its {games} games were played");
+        bail!("stopped before its {games} games were played (Ctrl-C); nothing is reported");
     };
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();
@@ -245,5 +257,9 @@ pub fn play<G: Game>(
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
         opponents,
         per_game,
+        capped: Capped::count(
+            results.iter().map(|r| r.moves),
+            args.max_pieces.unwrap_or(0),
+        ),
     })
 }

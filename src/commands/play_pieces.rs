@@ -1,7 +1,7 @@
 //! `play --pieces`: one Tetris game on a given piece sequence, with an optional move trace, so
 //! a game recorded elsewhere (MdpTetris's, say) can be replayed and compared move by move.
 
-use super::play_report::PlayReport;
+use super::play_report::{Capped, PlayReport};
 use crate::games::tetris::Tetris;
 use crate::games::tetris::sequence::parse_pieces;
 use crate::search::Player;
@@ -46,6 +46,7 @@ pub(super) fn run(
         pieces_per_second: result.moves as f64 / seconds.max(1e-9),
         opponents: Vec::new(),
         per_game: Vec::new(),
+        capped: Capped::count(std::iter::once(result.moves), max_pieces.unwrap_or(0)),
     };
     let games = format!(
         "1 (pieces from {}, {} of {} placed)",

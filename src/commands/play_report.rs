@@ -20,6 +20,42 @@ pub struct PlayReport {
     /// empty only for `--pieces`, which plays one sequence.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub per_game: Vec<GameRow>,
+    /// The games `--max-pieces` stopped: the table says so, since its figures are then those
+    /// of capped games, not of whole ones.
+    #[serde(skip)]
+    pub capped: Capped,
+}
+
+/// How many of the games reached `--max-pieces`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capped {
+    pub games: u64,
+    /// The cap (0: none).
+    pub max_pieces: u64,
+}
+
+impl Capped {
+    /// The games of `moves` (each game's moves) that reached `max_pieces` (0: no cap).
+    pub fn count(moves: impl Iterator<Item = u64>, max_pieces: u64) -> Capped {
+        let games = if max_pieces == 0 {
+            0
+        } else {
+            moves.filter(|&m| m >= max_pieces).count() as u64
+        };
+        Capped { games, max_pieces }
+    }
+
+    /// The table's line for `of` games, when any reached the cap.
+    fn line(&self, of: u64) -> Option<String> {
+        let Capped { games, max_pieces } = *self;
+        match games {
+            0 => None,
+            _ if games == of => Some(format!("all {of} games reached --max-pieces {max_pieces}")),
+            _ => Some(format!(
+                "{games} of {of} games reached --max-pieces {max_pieces}"
+            )),
+        }
+    }
 }
 
 /// One game's score and the counts its game reports.
@@ -70,9 +106,15 @@ impl Versus {
 }
 
 /// The win/draw/loss table of a two-player game.
-pub(super) fn print_versus(report: &PlayReport, weights: &Path, games: u64, seed: u64) {
+pub(super) fn print_versus(
+    report: &PlayReport,
+    weights: &Path,
+    games: u64,
+    seed: u64,
+    pairing: &str,
+) {
     println!("weights   {}", weights.display());
-    println!("games     {games} against each opponent (seed {seed}), colours alternated");
+    println!("games     {games} against each opponent (seed {seed}), {pairing}");
     let width = report
         .opponents
         .iter()
@@ -141,4 +183,7 @@ pub(super) fn print_report(report: &PlayReport, measure: &str, weights: &Path, g
     println!("min / max     {} / {}", s.min, s.max);
     println!("pieces        {}", report.total_pieces);
     println!("pieces/s      {:.0}", report.pieces_per_second);
+    if let Some(line) = report.capped.line(s.games as u64) {
+        println!("capped        {line}");
+    }
 }

@@ -8,8 +8,9 @@
 
 use super::Provenance;
 use crate::games::contest::features::FEATURE_NAMES;
+use crate::games::unnamed_rules;
 use crate::weights::WeightFile;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::fmt::Write;
 
 /// The controller's source before export.
@@ -20,12 +21,7 @@ const TEMPLATE: &str = include_str!("block_controller.py");
 /// rules are refused: the contest's engine plays the contest's rules only.
 pub fn controller_source(file: &WeightFile, text: &str, source: &Provenance) -> Result<String> {
     file.check_against("tetris", &FEATURE_NAMES)?;
-    if file.rules.as_deref() != Some("contest") {
-        bail!(
-            "the weights are for tetris rules `{}`, not `contest`",
-            file.rules.as_deref().unwrap_or("research")
-        );
-    }
+    file.check_rules("contest", unnamed_rules("tetris"))?;
     let mut block = String::new();
     let comment = " Written by `stacktune export contest`; export again rather than edit.";
     // A JSON string is a Python string literal too: every character reads back as written.

@@ -5,6 +5,7 @@
 
 pub mod connect;
 pub mod contest;
+pub mod guideline;
 pub mod panel;
 pub mod puyo;
 pub mod tetris;
@@ -18,6 +19,14 @@ use std::path::Path;
 
 /// Names accepted by `--game`.
 pub const GAME_NAMES: [&str; 3] = ["tetris", "puyo", "connect"];
+
+/// The rules a weights file of `game` that names none was tuned under, where it matters:
+/// Tetris weights that do not say `contest` are research weights (the contest's pieces, hold
+/// and scores make other boards good), while a Puyo file without rules fits both rulesets, as
+/// the hand-set start of the Tsu runs does.
+pub fn unnamed_rules(game: &str) -> Option<&'static str> {
+    (game == "tetris").then_some("research")
+}
 
 /// Which game, at what size and under which rules: the part of a run's config and of the
 /// CLI that picks the game. Every field but `game` has a per-game default.
@@ -129,6 +138,43 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_clear: bool,
+    /// Guideline tetris: what an episode measures, `versus` (a match against each
+    /// --opponent, default), `sprint` (40 lines), `attack` (attack per piece) or `survival`
+    /// (against a seeded garbage stream).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Guideline tetris: pieces shown after the current one (0 to 6, default 5).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previews: Option<u8>,
+    /// Guideline tetris: play without hold.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_hold: bool,
+    /// Guideline tetris: the attack table, `guideline` (Puyo Puyo Tetris, Tetris 99; default)
+    /// or `tetrio` (TETR.IO season 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<String>,
+    /// Guideline tetris: pieces the receiver places before an attack's rows can rise
+    /// (default 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub garbage_delay: Option<u32>,
+    /// Guideline tetris: most garbage rows that rise after one piece (default 8).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub garbage_cap: Option<u32>,
+    /// Guideline tetris: the chance (0 to 1) that a garbage row's hole moves from the row
+    /// below's column within one attack (default 0: one column an attack).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messiness: Option<f64>,
+    /// Guideline tetris: a piece locking wholly above the visible 20 rows does not lose.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_lock_out: bool,
     /// Puyo: what an episode scores, `score` (default), `max_chain` (largest chain fired) or
     /// `max_chain_alive` (the same, 0 for a lost game).
     #[arg(long)]
@@ -147,6 +193,7 @@ pub struct GameSpec {
 enum Ruleset {
     Research,
     Contest,
+    Guideline,
     Puyo,
     Connect,
 }
@@ -157,6 +204,7 @@ impl Ruleset {
         match self {
             Ruleset::Research => "tetris",
             Ruleset::Contest => "contest tetris",
+            Ruleset::Guideline => "guideline tetris",
             Ruleset::Puyo => "puyo",
             Ruleset::Connect => "connect",
         }
@@ -172,6 +220,7 @@ impl Ruleset {
                 Ruleset::Contest if both => None,
                 Ruleset::Research => Some("research tetris"),
                 Ruleset::Contest => Some("contest tetris (--rules contest)"),
+                Ruleset::Guideline => Some("guideline tetris (--rules guideline)"),
                 other => Some(other.name()),
             })
             .collect();
@@ -184,6 +233,7 @@ impl Ruleset {
 pub enum AnyGame {
     Tetris(tetris::Tetris),
     Contest(contest::Contest),
+    Guideline(guideline::Guideline),
     Puyo(puyo::Puyo),
     Connect(connect::Connect),
 }
@@ -211,8 +261,11 @@ impl GameSpec {
                 depth: depth.unwrap_or(1),
                 endgame: self.endgame.unwrap_or(0),
             }),
-            // Contest Tetris always shows five pieces: its cheap default looks at one.
-            (None, None) if self.rules.as_deref() == Some("contest") => Ok(Search::OnePly),
+            // Contest and guideline Tetris always show pieces: their cheap default looks at
+            // one, as a versus opponent from a file without a search does.
+            (None, None) if matches!(self.rules.as_deref(), Some("contest" | "guideline")) => {
+                Ok(Search::OnePly)
+            }
             (None, None) => Ok(Search::Lookahead),
             (Some(_), None) => {
                 bail!("--depth sets the beam's depth for {name}; give --beam-width too")
@@ -312,6 +365,24 @@ impl GameSpec {
         if let Some(n) = self.splitting {
             s += &format!(" --splitting {n}");
         }
+        if let Some(m) = &self.mode {
+            s += &format!(" --mode {m}");
+        }
+        if let Some(n) = self.previews {
+            s += &format!(" --previews {n}");
+        }
+        if let Some(a) = &self.attack {
+            s += &format!(" --attack {a}");
+        }
+        if let Some(n) = self.garbage_delay {
+            s += &format!(" --garbage-delay {n}");
+        }
+        if let Some(n) = self.garbage_cap {
+            s += &format!(" --garbage-cap {n}");
+        }
+        if let Some(m) = self.messiness {
+            s += &format!(" --messiness {m}");
+        }
         for o in &self.opponents {
             s += &format!(" --opponent {o}");
         }
@@ -320,6 +391,8 @@ impl GameSpec {
             (self.allow_topout, " --allow-topout"),
             (self.preview, " --preview"),
             (self.all_clear, " --all-clear"),
+            (self.no_hold, " --no-hold"),
+            (self.no_lock_out, " --no-lock-out"),
         ] {
             if on {
                 s += flag;
@@ -332,6 +405,7 @@ impl GameSpec {
     fn ruleset(&self) -> Ruleset {
         match (self.name(), self.rules.as_deref()) {
             ("tetris", Some("contest")) => Ruleset::Contest,
+            ("tetris", Some("guideline")) => Ruleset::Guideline,
             ("puyo", _) => Ruleset::Puyo,
             ("connect", _) => Ruleset::Connect,
             _ => Ruleset::Research,
@@ -343,20 +417,40 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 22] = [
+        let settings: [(&str, bool, &[Ruleset]); 30] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
                 self.height.is_some(),
                 &[Research, Puyo, Connect],
             ),
-            ("--rules", self.rules.is_some(), &[Research, Contest, Puyo]),
+            (
+                "--rules",
+                self.rules.is_some(),
+                &[Research, Contest, Guideline, Puyo],
+            ),
             ("--colours", self.colours.is_some(), &[Puyo]),
             ("--fitness", self.fitness.is_some(), &[Puyo]),
             ("--inarow", self.inarow.is_some(), &[Connect]),
             ("--endgame", self.endgame.is_some(), &[Connect]),
             ("--book", self.book.is_some(), &[Connect]),
-            ("--opponent", !self.opponents.is_empty(), &[Connect]),
+            (
+                "--opponent",
+                !self.opponents.is_empty(),
+                &[Connect, Guideline],
+            ),
+            ("--mode", self.mode.is_some(), &[Guideline]),
+            ("--previews", self.previews.is_some(), &[Guideline]),
+            ("--no-hold", self.no_hold, &[Guideline]),
+            ("--attack", self.attack.is_some(), &[Guideline]),
+            (
+                "--garbage-delay",
+                self.garbage_delay.is_some(),
+                &[Guideline],
+            ),
+            ("--garbage-cap", self.garbage_cap.is_some(), &[Guideline]),
+            ("--messiness", self.messiness.is_some(), &[Guideline]),
+            ("--no-lock-out", self.no_lock_out, &[Guideline]),
             ("--bag7", self.bag7, &[Research]),
             ("--allow-topout", self.allow_topout, &[Research, Puyo]),
             ("--preview", self.preview, &[Research, Puyo]),
@@ -372,7 +466,7 @@ impl GameSpec {
             (
                 "--beam-width",
                 self.beam_width.is_some(),
-                &[Research, Contest, Puyo],
+                &[Research, Contest, Guideline, Puyo],
             ),
         ];
         let this = self.ruleset();
@@ -397,15 +491,14 @@ impl GameSpec {
     /// The weights files the settings name (Connect-N opponents that are not reference agents),
     /// as they name them.
     pub fn weight_files(&self) -> Vec<String> {
-        let agents = connect::agents::Opponent::NAMES;
-        (self.name() == "connect")
-            .then(|| {
-                self.opponents
-                    .iter()
-                    .filter(|o| !agents.contains(&o.as_str()))
-            })
-            .into_iter()
-            .flatten()
+        let agents: &[&str] = match self.ruleset() {
+            Ruleset::Connect => &connect::agents::Opponent::NAMES,
+            Ruleset::Guideline => &[guideline::HAND_NAME],
+            _ => return Vec::new(),
+        };
+        self.opponents
+            .iter()
+            .filter(|o| !agents.contains(&o.as_str()))
             .cloned()
             .collect()
     }
@@ -420,9 +513,12 @@ impl GameSpec {
             "tetris" if self.rules.as_deref() == Some("contest") => {
                 Ok(AnyGame::Contest(contest::Contest::from_spec(self)?))
             }
+            "tetris" if self.rules.as_deref() == Some("guideline") => Ok(AnyGame::Guideline(
+                guideline::Guideline::from_spec(self, load)?,
+            )),
             "tetris" => {
                 if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {
-                    bail!("unknown tetris rules `{r}`; valid rules: research, contest");
+                    bail!("unknown tetris rules `{r}`; valid rules: research, contest, guideline");
                 }
                 if let Some(effort) = self.splitting {
                     crate::limits::check("--splitting", effort, &crate::limits::SPLITTING_EFFORT)?;
@@ -456,6 +552,7 @@ impl AnyGame {
         Ok(match self {
             AnyGame::Tetris(g) => AnyGame::Tetris(adapt(g, seed, rivals)?),
             AnyGame::Contest(g) => AnyGame::Contest(adapt(g, seed, rivals)?),
+            AnyGame::Guideline(g) => AnyGame::Guideline(adapt(g, seed, rivals)?),
             AnyGame::Puyo(g) => AnyGame::Puyo(adapt(g, seed, rivals)?),
             AnyGame::Connect(g) => AnyGame::Connect(adapt(g, seed, rivals)?),
         })
@@ -469,6 +566,7 @@ macro_rules! with_game {
         match $any {
             $crate::games::AnyGame::Tetris($g) => $body,
             $crate::games::AnyGame::Contest($g) => $body,
+            $crate::games::AnyGame::Guideline($g) => $body,
             $crate::games::AnyGame::Puyo($g) => $body,
             $crate::games::AnyGame::Connect($g) => $body,
         }

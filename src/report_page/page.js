@@ -214,6 +214,51 @@ const RULES = {
     rows(s) { return s.g.map((r) => r.map((c) => (c === "." ? "." : "#")).join("")); },
     pieces(s) { return chip("current", [s.cur]) + chip("hold", s.hold === "-" ? [] : [s.hold]) + chip("next", s.next); },
   },
+  // Guideline Tetris: [hold, rotation, x, y, spin, pieces revealed, garbage holes or 0]; cells
+  // are (dx, dy) from the piece's centre with y up; the garbage rows that rose after the move
+  // come in at the bottom, top row first, each full but for its hole. Only the 20 visible rows
+  // and two above are drawn.
+  guideline: {
+    start(setup, board, p) { return { g: grid(board), cur: p.current, hold: p.hold, next: p.next.split(""), setup }; },
+    play(setup, s, step) {
+      const [hold, rot, x, y, spin, revealed, holes] = step;
+      const next = s.next.slice();
+      let piece = s.cur, held = s.hold;
+      if (hold) {
+        if (held === "-") { held = piece; piece = next.shift(); } else { [held, piece] = [piece, held]; }
+      }
+      const H = setup.height, g = copyGrid(s.g);
+      for (const [dx, dy] of setup.shapes[piece][rot]) g[H - 1 - (y + dy)][x + dx] = piece;
+      const out = removeFull(g);
+      let rows = out.grid;
+      if (holes !== 0) {
+        const risen = holes.map((h) => Array.from({ length: setup.width }, (_, c) => (c === h ? "." : "G")));
+        rows = rows.slice(risen.length).concat(risen);
+      }
+      const kind = ["", "single", "double", "triple", "tetris"][out.cleared];
+      const note = (spin !== "none" ? `T-spin ${spin === "mini" ? "mini " : ""}` : "") + kind +
+        (holes !== 0 ? `${kind || spin !== "none" ? "; " : ""}${holes.length} garbage` : "");
+      return { g: rows, cur: next.shift(), hold: held, next: next.concat(revealed.split("")), note, setup };
+    },
+    rows(s) { return s.g.map((r) => r.map((c) => (c === "." ? "." : "#")).join("")); },
+    view(s) { return s.g.slice(s.g.length - s.setup.visible - 2); },
+    pieces(s) { return chip("current", [s.cur]) + chip("hold", s.hold === "-" ? [] : [s.hold]) + chip("next", s.next); },
+  },
+  // A versus match: both sides' guideline boards side by side, [left step, right step] a tick.
+  match: {
+    start(setup, board, p) {
+      const half = (from) => board.map((r) => r.slice(from, from + setup.width));
+      return { sides: [RULES.guideline.start(setup, half(0), p.left), RULES.guideline.start(setup, half(setup.width), p.right)] };
+    },
+    play(setup, s, step) {
+      const sides = [0, 1].map((i) => RULES.guideline.play(setup, s.sides[i], step[i]));
+      const note = ["left", "right"].map((n, i) => (sides[i].note ? `${n}: ${sides[i].note}` : "")).filter((t) => t).join(" · ");
+      return { sides, note };
+    },
+    rows(s) { const [l, r] = s.sides.map(RULES.guideline.rows); return l.map((row, i) => row + r[i]); },
+    view(s) { const [l, r] = s.sides.map(RULES.guideline.view); return l.map((row, i) => row.concat(["|"], r[i])); },
+    pieces(s) { return ["left", "right"].map((n, i) => `<p><b>${n}</b></p>` + RULES.guideline.pieces(s.sides[i])).join(""); },
+  },
   // Puyo: [column, rotation, pair drawn]; both puyos fall, then groups of four or more in the
   // visible rows pop and the rest falls, step by step (each step is kept to be shown).
   puyo: {
@@ -338,6 +383,7 @@ function playBack(replay) {
   const rules = RULES[replay.setup.kind];
   const states = [rules.start(replay.setup, replay.start_board, replay.start_pieces)];
   states[0].score = 0;
+  states[0].note = "";
   for (const step of replay.steps) {
     const s = rules.play(replay.setup, states[states.length - 1], step);
     s.score = states[states.length - 1].score + step[step.length - 1];
@@ -404,7 +450,7 @@ function startReplays() {
   function show() {
     const s = played.states[at];
     const f = frames[frame];
-    draw(f ? f.g : s.g, f ? f.pop : s.pop || []);
+    draw(f ? f.g : (played.rules.view ? played.rules.view(s) : s.g), f ? f.pop : s.pop || []);
     document.getElementById("pieces").innerHTML = played.rules.pieces(s);
     slider.value = at;
     const total = replay.steps.length;

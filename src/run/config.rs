@@ -3,7 +3,6 @@
 //! A run is a function of its config (which holds the seed), so this is the one place that
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
-use super::hosted::HostedSpec;
 use crate::fsutil::clean;
 use crate::game::EpisodeLimits;
 use crate::games::GameSpec;
@@ -139,9 +138,34 @@ impl RunConfig {
     }
 }
 
+/// `[hosted]` in run.toml: the game a host plays, so that a resumed run is given the same one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostedSpec {
+    /// The game's short name (best.toml's `game`, the folder's `runs/<name>-<run>`).
+    pub name: String,
+    /// Where the host finds it (a Python class as `module:QualName`).
+    pub class: String,
+}
+
+impl HostedSpec {
+    pub fn validate(&self) -> Result<()> {
+        if !folder_word(&self.name) {
+            bail!(
+                "hosted game name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
+                self.name
+            );
+        }
+        if self.class.trim().is_empty() {
+            bail!("[hosted] class must say where the game is (module:Class)");
+        }
+        Ok(())
+    }
+}
+
 /// Whether `name` may be part of a run folder's name (`runs/<game>-<name>`): letters, digits,
 /// `.`, `_` and `-`, starting with a letter or digit, so that it is one plain path component.
-pub(super) fn folder_word(name: &str) -> bool {
+fn folder_word(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name
             .chars()
@@ -158,8 +182,13 @@ impl RunConfig {
     pub fn load(path: &Path) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
-        if says_nothing(&text) {
-            return Ok(RunConfig::builtin());
+        if sets_nothing(&text) {
+            // An empty file is a slip (a file not saved, the wrong path), not a request: the
+            // defaults of every field make a 10 × 20 run with no piece cap that takes hours.
+            bail!(
+                "config file {} sets nothing: give a run's settings (reports/tetris-default/run.toml holds the built-in run's), or leave out --config for the built-in run",
+                path.display()
+            );
         }
         let mut config = Self::parse(&text)
             .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
@@ -171,11 +200,35 @@ impl RunConfig {
     /// The config `evolve --config` runs for a file of `text` and no flags, its paths as
     /// written (a host holds the files they name: a browser).
     pub fn from_text(text: &str) -> Result<RunConfig> {
-        let config = match says_nothing(text) {
-            true => RunConfig::builtin(),
-            false => Self::parse(text)?,
-        };
+        if sets_nothing(text) {
+            bail!("the run config sets nothing: give a run's settings");
+        }
+        let config = Self::parse(text)?;
+        if config.optimizer.kind == OptimizerKind::External && config.external.is_none() {
+            bail!("[optimizer] kind = \"external\" needs an [external] table");
+        }
         Ok(config.resolved())
+    }
+
+    /// A config held in memory (a host's dict, as a TOML table), read as [`load`] reads a
+    /// file, relative paths in it being the working folder's: nothing is written anywhere, and
+    /// an error names the key (`ga.population`), since there is no file whose line to give.
+    pub fn from_table(table: toml::Table) -> Result<RunConfig> {
+        if table.is_empty() {
+            return Ok(RunConfig::builtin());
+        }
+        let mut config: RunConfig = serde_path_to_error::deserialize(toml::Value::Table(table))
+            .map_err(|e| {
+                // toml adds a line naming the key, which the path names already.
+                let inner = e.inner().to_string();
+                let what = inner.lines().next().unwrap_or_default();
+                match e.path().to_string().as_str() {
+                    "." => anyhow::anyhow!("run config: {what}"),
+                    key => anyhow::anyhow!("run config key `{key}`: {what}"),
+                }
+            })?;
+        config.map_paths(clean);
+        Ok(config)
     }
 
     /// Parses a config's text; an error gives the line and column.
@@ -225,6 +278,22 @@ impl RunConfig {
             c
         };
         comparable(self) == comparable(other)
+    }
+
+    /// The first setting in which this config differs from `started` other than what a resume
+    /// may change (`generations`, `threads`), with both values: the field's dotted name, its
+    /// value here and in `started` (paths compared as the files they name).
+    pub fn changed_since(&self, started: &RunConfig) -> Option<(String, String, String)> {
+        let comparable = |c: &RunConfig| {
+            let mut c = RunConfig {
+                threads: 0,
+                generations: 0,
+                ..c.clone()
+            };
+            c.map_paths(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()));
+            toml::Value::try_from(c).expect("a run config serialises")
+        };
+        first_difference("", &comparable(self), &comparable(started))
     }
 
     /// Rejects values that cannot run, naming the field.
@@ -420,10 +489,39 @@ impl RunConfig {
     }
 }
 
-/// Whether a config's text sets nothing: it asks for nothing special, so it is the built-in
-/// run, not a 10 × 20 run with no piece cap that takes hours.
-fn says_nothing(text: &str) -> bool {
+/// Whether a config's text sets nothing (a slip, not a request for every field's default).
+fn sets_nothing(text: &str) -> bool {
     text.parse::<toml::Table>().is_ok_and(|t| t.is_empty())
+}
+
+/// The first key (dotted, under `prefix`) whose value differs between `now` and `then`, with
+/// the two values (`absent` where a key is missing).
+fn first_difference(
+    prefix: &str,
+    now: &toml::Value,
+    then: &toml::Value,
+) -> Option<(String, String, String)> {
+    if let (toml::Value::Table(a), toml::Value::Table(b)) = (now, then) {
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        return keys.into_iter().find_map(|key| {
+            let name = match prefix {
+                "" => key.clone(),
+                _ => format!("{prefix}.{key}"),
+            };
+            match (a.get(key), b.get(key)) {
+                (Some(x), Some(y)) => first_difference(&name, x, y),
+                (x, y) if x == y => None,
+                (x, y) => {
+                    let shown =
+                        |v: Option<&toml::Value>| v.map_or("absent".into(), |v| v.to_string());
+                    Some((name, shown(x), shown(y)))
+                }
+            }
+        });
+    }
+    (now != then).then(|| (prefix.to_string(), now.to_string(), then.to_string()))
 }
 
 /// Resolves the tuned features' indices in the game's feature list.
@@ -461,11 +559,17 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_config_is_the_builtin_run() {
+    fn an_empty_config_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty.toml");
         std::fs::write(&path, "# nothing to say\n\n").unwrap();
-        assert_eq!(RunConfig::load(&path).unwrap(), RunConfig::builtin());
+        assert_eq!(
+            RunConfig::load(&path).unwrap_err().to_string(),
+            format!(
+                "config file {} sets nothing: give a run's settings (reports/tetris-default/run.toml holds the built-in run's), or leave out --config for the built-in run",
+                path.display()
+            )
+        );
         std::fs::write(&path, "seed = 3\n").unwrap();
         assert_eq!(RunConfig::load(&path).unwrap().game.height, None);
     }

@@ -24,6 +24,8 @@ pub(super) struct GameEvaluation<'a, G> {
     pub(super) indices: &'a [usize],
     pub(super) stop: &'a AtomicBool,
     pub(super) backend: &'a dyn Backend,
+    /// How the user resumes the run, for the message when validation is stopped.
+    pub(super) resume_hint: &'a str,
 }
 
 impl<G: Game> Evaluation for GameEvaluation<'_, G> {
@@ -68,7 +70,13 @@ impl<G: Game> Evaluation for GameEvaluation<'_, G> {
             self.config,
             self.stop,
             &Progress::hidden(),
-        )?;
+        )?
+        .with_context(|| {
+            format!(
+                "stopped during validation; resume with: {}",
+                self.resume_hint
+            )
+        })?;
         Ok(summary.mean)
     }
 }
@@ -83,7 +91,8 @@ pub(super) fn expand_to(indices: &[usize], len: usize, w: &[f64]) -> Vec<f64> {
 }
 
 /// Plays `games` held-out games with `weights` (over all the game's features): the same ones
-/// `play --seed <validation_seed>` plays.
+/// `play --seed <validation_seed>` plays; `None` when `stop` was raised before they were all
+/// played.
 pub(super) fn held_out(
     backend: &dyn Backend,
     data: &GameData,
@@ -92,12 +101,10 @@ pub(super) fn held_out(
     config: &RunConfig,
     stop: &AtomicBool,
     progress: &Progress,
-) -> Result<Summary> {
+) -> Result<Option<Summary>> {
     let batch = held_out_batch(data, weights, games, config);
-    let results = backend
-        .play(&batch, stop, progress)?
-        .context("stopped during validation; resume with --resume")?;
-    Ok(Summary::of_results(&results))
+    let results = backend.play(&batch, stop, progress)?;
+    Ok(results.map(|r| Summary::of_results(&r)))
 }
 
 /// The batch of `games` held-out games of a run of `config` on the game `data` describes,

@@ -4,7 +4,7 @@
 //! games, validation, checkpoint, history, plots, best.toml and report.html are the ones every
 //! run has. The game's rules live with the host: the library never makes a move of it.
 
-use super::config::folder_word;
+use super::config::HostedSpec;
 use crate::backend::{Backend, Batch, Streams};
 use crate::game::{EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
 use crate::progress::Progress;
@@ -13,35 +13,9 @@ use crate::rng::Purpose;
 use anyhow::{Result, bail};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-/// `[hosted]` in run.toml: the game a host plays, so that a resumed run is given the same one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HostedSpec {
-    /// The game's short name (best.toml's `game`, the folder's `runs/<name>-<run>`).
-    pub name: String,
-    /// Where the host finds it (a Python class as `module:QualName`).
-    pub class: String,
-}
-
-impl HostedSpec {
-    pub fn validate(&self) -> Result<()> {
-        if !folder_word(&self.name) {
-            bail!(
-                "hosted game name `{}` must be letters, digits, `.`, `_` and `-`, starting with a letter or digit: it names the folder runs/<game>-<name>",
-                self.name
-            );
-        }
-        if self.class.trim().is_empty() {
-            bail!("[hosted] class must say where the game is (module:Class)");
-        }
-        Ok(())
-    }
-}
 
 /// The seed the host deals game `index` of `streams` from: a held-out game (`play`'s streams)
 /// is numbered from its seed, `seed + index`, so a user replays held-out game i with seed

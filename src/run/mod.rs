@@ -18,8 +18,8 @@ mod observers;
 pub mod page;
 mod stepped;
 
-pub use config::RunConfig;
 use config::feature_indices;
+pub use config::{HostedSpec, RunConfig};
 pub use evaluation::held_out_batch;
 pub use executor::Driver;
 use files::Files;
@@ -47,7 +47,6 @@ use observers::{Display, HistoryFile, Plots, Timings};
 use page::ReportPage;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
 /// The final figures of a run.
@@ -56,28 +55,6 @@ pub struct RunResult {
     pub dir: PathBuf,
     pub best: Summary,
     pub baseline: Option<(PathBuf, Summary)>,
-}
-
-/// The flag that stops a run after its generation: Ctrl-C's, or a host's ([`host_stop_flag`]).
-static STOP: OnceLock<&'static AtomicBool> = OnceLock::new();
-
-/// Raised by Ctrl-C: the loop stops after the current generation's checkpoint is written.
-fn stop_flag() -> &'static AtomicBool {
-    STOP.get_or_init(|| {
-        let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-        // Without a handler (another one is installed) Ctrl-C simply ends the process; the
-        // last checkpoint is still valid.
-        #[cfg(not(target_family = "wasm"))]
-        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
-        flag
-    })
-}
-
-/// The stop flag for a host that handles interrupts itself (the Python package turns
-/// KeyboardInterrupt into it): taken before any run, it keeps runs in this process from
-/// installing a Ctrl-C handler, which would take SIGINT from the host for good.
-pub fn host_stop_flag() -> &'static AtomicBool {
-    STOP.get_or_init(|| Box::leak(Box::new(AtomicBool::new(false))))
 }
 
 /// Runs (or resumes) the evolution described by `config` in the folder `open` gives. The
@@ -102,7 +79,7 @@ pub fn evolve<G: Replayable>(
     if mode != Mode::Quiet {
         eprintln!("run folder: {}", dir.display());
     }
-    let stop = stop_flag();
+    let hint = resume_hint(config, &dir, driver.is_some());
     let mut driver = driver;
     if let Some(d) = driver.as_deref_mut() {
         d.begin(
@@ -113,12 +90,13 @@ pub fn evolve<G: Replayable>(
         );
     }
     let mut reports = Reports::new(&setup, &dir);
-    let checkpoint = run_generations(&setup, &mut reports, checkpoint, &dir, mode, stop, driver)?;
+    let checkpoint = run_generations(&setup, &mut reports, checkpoint, &dir, mode, &hint, driver)?;
     let last = checkpoint
         .history
         .last()
         .expect("at least one generation ran");
-    let (best, baseline) = score_final(&setup, last, mode, stop)?;
+    let (best, baseline) = score_final(&setup, last, mode)?
+        .with_context(|| format!("stopped during the held-out games; resume with: {hint}"))?;
     reports.plots.fitness(
         &checkpoint.history,
         References {
@@ -133,7 +111,7 @@ pub fn evolve<G: Replayable>(
         ci95: s.ci95,
         games: s.games as u64,
     };
-    reports.page.write(
+    let written = reports.page.write(
         &checkpoint.history,
         Some(Final {
             best: held_out(&best),
@@ -142,6 +120,11 @@ pub fn evolve<G: Replayable>(
                 .map(|(path, b)| (path.display().to_string(), held_out(b))),
         }),
     )?;
+    if !written {
+        bail!(
+            "stopped while report.html was written; the run is finished (best.toml is written) and its page shows the last generation"
+        );
+    }
     folder.finish()?;
     Ok(RunResult {
         dir,
@@ -175,6 +158,8 @@ struct Setup<'a, G> {
     /// The `init` weights over the tuned features, for a run that starts (not one resumed).
     start: Option<Vec<f64>>,
     backend: &'a dyn Backend,
+    /// Raised by Ctrl-C (or the host): the games under way stop and are dropped.
+    stop: &'static AtomicBool,
 }
 
 impl<'a, G: Game> Setup<'a, G> {
@@ -232,6 +217,7 @@ impl<'a, G: Game> Setup<'a, G> {
             data,
             start,
             backend,
+            stop: crate::stop::ctrl_c(),
         })
     }
 
@@ -253,18 +239,31 @@ impl<'a, G: Game> Setup<'a, G> {
         &self,
         weights: &[f64],
         games: u64,
-        stop: &AtomicBool,
         progress: &Progress,
-    ) -> Result<Summary> {
+    ) -> Result<Option<Summary>> {
         held_out(
             self.backend,
             &self.data,
             weights,
             games,
             self.config,
-            stop,
+            self.stop,
             progress,
         )
+    }
+}
+
+/// How the user resumes the run in `dir`: from the command line, from Python's ask/tell
+/// (`driven`), or with the Python class of a hosted game.
+fn resume_hint(config: &RunConfig, dir: &Path, driven: bool) -> String {
+    let dir = dir.display().to_string();
+    match &config.hosted {
+        Some(hosted) => {
+            let class = hosted.class.rsplit(':').next().unwrap_or(&hosted.class);
+            format!("stacktune.custom.evolve({class}, resume={dir:?})")
+        }
+        None if driven => format!("stacktune.Run.resume({dir:?})"),
+        None => format!("stacktune evolve --resume {dir}"),
     }
 }
 
@@ -284,14 +283,40 @@ fn init_weights<G: Game>(
         .collect())
 }
 
+/// run.toml as the run wrote it when it started, beside the run.toml a user may edit: a resume
+/// compares the two, so that no other run's settings are resumed into this run's history.
+const STARTED: &str = ".run.toml";
+
+/// Refuses to resume the run in `dir` when its run.toml (read as `config`) was changed since
+/// the run started in anything but `generations` and `threads`, naming the field. A run
+/// started before runs kept their first run.toml has nothing to compare with.
+fn check_unchanged(dir: &Path, config: &RunConfig) -> Result<()> {
+    let started = dir.join(STARTED);
+    if !started.is_file() {
+        return Ok(());
+    }
+    let was = RunConfig::load(&started)?;
+    if let Some((field, now, then)) = config.changed_since(&was) {
+        bail!(
+            "cannot resume {}: its run.toml changes `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// The checkpoint the run continues from: the one in `dir` when resumed, else the first one,
 /// written with run.toml.
 fn first_checkpoint<G: Game>(setup: &Setup<G>, dir: &Path, resume: bool) -> Result<Checkpoint> {
     let config = setup.config;
     if resume {
-        return resume_from(dir, config, &setup.names);
+        let checkpoint = resume_from(dir, config, &setup.names)?;
+        check_unchanged(dir, config)?;
+        return Ok(checkpoint);
     }
-    write_atomic(&dir.join("run.toml"), config.to_toml_in(dir)?.as_bytes())?;
+    let text = config.to_toml_in(dir)?;
+    write_atomic(&dir.join("run.toml"), text.as_bytes())?;
+    write_atomic(&dir.join(STARTED), text.as_bytes())?;
     let checkpoint = setup.fresh_checkpoint();
     write_atomic(&dir.join("checkpoint.json"), checkpoint.seal()?.as_bytes())?;
     Ok(checkpoint)
@@ -332,6 +357,7 @@ impl<'a, G: Game> Reports<'a, G> {
                 search: setup.search,
                 cap: DEFAULT_MOVE_CAP,
                 replayed: None,
+                stop: setup.stop,
             },
         }
     }
@@ -345,9 +371,10 @@ fn run_generations<G: Replayable>(
     checkpoint: Checkpoint,
     dir: &Path,
     mode: Mode,
-    stop: &AtomicBool,
+    resume_hint: &str,
     driver: Option<&mut dyn Driver>,
 ) -> Result<Checkpoint> {
+    let stop = setup.stop;
     let config = setup.config;
     let mut evaluation = GameEvaluation {
         game: setup.game,
@@ -356,6 +383,7 @@ fn run_generations<G: Replayable>(
         indices: &setup.indices,
         stop,
         backend: setup.backend,
+        resume_hint,
     };
     let display = Display::new(mode, config.generations, checkpoint.next_generation);
     let mut executor = Executor {
@@ -365,10 +393,7 @@ fn run_generations<G: Replayable>(
         seed: config.seed,
         validate_every: config.validate_every,
         stop,
-        resume_hint: match driver {
-            Some(_) => format!("stacktune.Run.resume({:?})", dir.display().to_string()),
-            None => format!("stacktune evolve --resume {}", dir.display()),
-        },
+        resume_hint: resume_hint.to_string(),
         // Reborrowed for the loop's lifetime.
         driver: driver.map(|d| d as &mut dyn Driver),
     };
@@ -388,13 +413,16 @@ fn run_generations<G: Replayable>(
     Ok(executor.checkpoint)
 }
 
-/// The final generation's best, and the baseline if any, on all the final held-out games.
+/// The best's figure on the final held-out games, and the baseline's with its path.
+type FinalScores = (Summary, Option<(PathBuf, Summary)>);
+
+/// The final generation's best, and the baseline if any, on all the final held-out games;
+/// `None` when the run was stopped before they were all played.
 fn score_final<G: Game>(
     setup: &Setup<G>,
     last: &HistoryRow,
     mode: Mode,
-    stop: &AtomicBool,
-) -> Result<(Summary, Option<(PathBuf, Summary)>)> {
+) -> Result<Option<FinalScores>> {
     let games = setup.config.final_games;
     if mode != Mode::Quiet {
         eprintln!("scoring the best weights on {games} held-out games");
@@ -405,18 +433,20 @@ fn score_final<G: Game>(
         setup.game.feature_names().len(),
         &last.best_weights,
     );
-    let best = setup.held_out(&best_full, games, stop, &progress("held-out games"))?;
+    let Some(best) = setup.held_out(&best_full, games, &progress("held-out games"))? else {
+        return Ok(None);
+    };
     let baseline = match &setup.baseline {
         Some((path, weights)) => {
             let progress = progress("baseline's held-out games");
-            Some((
-                path.clone(),
-                setup.held_out(weights, games, stop, &progress)?,
-            ))
+            let Some(summary) = setup.held_out(weights, games, &progress)? else {
+                return Ok(None);
+            };
+            Some((path.clone(), summary))
         }
         None => None,
     };
-    Ok((best, baseline))
+    Ok(Some((best, baseline)))
 }
 
 /// `best.toml`: the last generation's best weights, with what the run measured of them (and
@@ -503,13 +533,27 @@ pub(crate) fn reference_runs() -> Vec<PathBuf> {
     runs
 }
 
-/// Whether the run in `dir` is finished: its best.toml is written and its history holds the
-/// generations its run.toml asks for (raising `generations` in run.toml makes it resumable).
-pub fn is_finished(dir: &Path) -> bool {
+/// For a finished run in `dir` (its best.toml is written and its history holds the
+/// generations its run.toml asks for; raising `generations` makes it resumable), how to run it
+/// again: the command or call that runs its config, which depends on who proposes and plays;
+/// `None` for a run not finished.
+pub fn rerun_of_finished(dir: &Path) -> Option<String> {
     let generations_done = std::fs::read_to_string(dir.join("history.csv"))
         .map_or(0, |text| text.lines().count().saturating_sub(1) as u64);
-    dir.join("best.toml").is_file()
-        && RunConfig::load(&dir.join("run.toml")).is_ok_and(|c| generations_done >= c.generations)
+    let run_toml = dir.join("run.toml");
+    let config = RunConfig::load(&run_toml).ok()?;
+    if !dir.join("best.toml").is_file() || generations_done < config.generations {
+        return None;
+    }
+    let run_toml = run_toml.display();
+    Some(match (&config.hosted, config.optimizer.kind) {
+        (Some(hosted), _) => {
+            let class = hosted.class.rsplit(':').next().unwrap_or(&hosted.class);
+            format!("stacktune.custom.evolve({class}, \"{run_toml}\")")
+        }
+        (None, OptimizerKind::External) => format!("stacktune.Run(\"{run_toml}\")"),
+        (None, _) => format!("stacktune evolve --config {run_toml}"),
+    })
 }
 
 /// The checkpoint of the run in `dir`, checked against its config and history.

@@ -14,6 +14,7 @@ use crate::search::{Player, Search};
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the page of the run in `dir` is made of, apart from the history.
 pub struct ReportPage<'a, G> {
@@ -29,12 +30,15 @@ pub struct ReportPage<'a, G> {
     /// The weights replayed last, their replays and text frames: a generation whose best
     /// weights did not change (an elite kept) reuses them instead of playing the games again.
     pub replayed: Option<(Vec<f64>, Vec<Replay>, Vec<String>)>,
+    /// Raised by Ctrl-C: the page's games stop where they are and the page is not written.
+    pub stop: &'a AtomicBool,
 }
 
 impl<G: Replayable> ReportPage<'_, G> {
     /// Writes the page for `history` (the best weights of its last row replayed on the
-    /// held-out games), with the final summary once the run has one.
-    pub fn write(&mut self, history: &[HistoryRow], final_summary: Option<Final>) -> Result<()> {
+    /// held-out games), with the final summary once the run has one; `false` when `stop` was
+    /// raised while its games were replayed, and the page was left as it was.
+    pub fn write(&mut self, history: &[HistoryRow], final_summary: Option<Final>) -> Result<bool> {
         let (config, game) = (self.config, self.game);
         let opponents = game.opponents().len() as u64;
         let best_toml = self.dir.join("best.toml");
@@ -61,10 +65,15 @@ impl<G: Replayable> ReportPage<'_, G> {
                     self.cap,
                     &config.replay_command(&best_toml, self.cap),
                     &Progress::hidden(),
+                    self.stop,
                 );
                 let cap = config.validation_limits().max_moves.unwrap_or(self.cap);
                 let frames = game.text_frames(&weights, config.validation_seed, cap);
-                (replays, frames)
+                // A host's frames may be where the interrupt landed.
+                match replays {
+                    Some(replays) if !self.stop.load(Ordering::SeqCst) => (replays, frames),
+                    _ => return Ok(false),
+                }
             }
             None => (Vec::new(), Vec::new()),
         };
@@ -93,13 +102,15 @@ impl<G: Replayable> ReportPage<'_, G> {
         if let Some(row) = history.last() {
             self.replayed = Some((row.best_weights.clone(), replays, frames));
         }
-        Ok(())
+        Ok(true)
     }
 }
 
 impl<G: Replayable> Observer for ReportPage<'_, G> {
+    /// Stopped while replaying, the page stays at the last generation it showed: the
+    /// executor stops once this generation's checkpoint is sealed.
     fn generation(&mut self, done: &GenerationDone) -> Result<()> {
-        self.write(done.history, None)
+        self.write(done.history, None).map(|_| ())
     }
 }
 
@@ -169,7 +180,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
     let final_summary = final_of(dir, &config)?;
     let search = config.game.search()?;
     let any = config.game.build()?;
-    crate::with_game!(&any, g => {
+    let written = crate::with_game!(&any, g => {
         let all = g.feature_names();
         let indices = feature_indices(all, &config.features, g.name())?;
         let features: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
@@ -191,9 +202,16 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
             search,
             cap,
             replayed: None,
+            stop: crate::stop::ctrl_c(),
         }
-        .write(&history, final_summary)?;
+        .write(&history, final_summary)?
     });
+    if !written {
+        bail!(
+            "stopped while the page's games were replayed; {} is left as it was",
+            dir.join(crate::report_page::FILE_NAME).display()
+        );
+    }
     folder.finish()?;
     Ok(dir.join(crate::report_page::FILE_NAME))
 }

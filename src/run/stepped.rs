@@ -218,6 +218,7 @@ fn advance<G: Game>(
     let setup = Setup::new(game, config, true, &relay, files)?;
     // Nothing raises it: the host stops a run by not stepping it.
     let stop = AtomicBool::new(false);
+    let resume_hint = "step the run again";
     let mut evaluation = GameEvaluation {
         game,
         data: &setup.data,
@@ -225,6 +226,7 @@ fn advance<G: Game>(
         indices: &setup.indices,
         stop: &stop,
         backend: &relay,
+        resume_hint,
     };
     let mut executor = Executor {
         checkpoint: checkpoint.clone(),
@@ -233,7 +235,7 @@ fn advance<G: Game>(
         seed: config.seed,
         validate_every: config.validate_every,
         stop: &stop,
-        resume_hint: "step the run again".into(),
+        resume_hint: resume_hint.into(),
         driver: None,
     };
     let ran = executor.run(&mut evaluation, &mut [], |_, _| Progress::hidden());
@@ -246,11 +248,13 @@ fn advance<G: Game>(
         .history
         .last()
         .expect("at least one generation ran");
-    let scored = score_final(&setup, last, Mode::Quiet, &stop);
+    let scored = score_final(&setup, last, Mode::Quiet);
     if let Some(batch) = relay.wanted.take() {
         return Ok(Reached::Wanted(Box::new(batch)));
     }
-    let (best, baseline) = scored?;
+    let Some((best, baseline)) = scored? else {
+        bail!("the final held-out games were stopped");
+    };
     let baseline = baseline.map(|(_, b)| b);
     let best_toml = best_file(&setup, last, &best, baseline.as_ref()).to_toml(game.feature_names());
     Ok(Reached::End(Finish {

@@ -356,7 +356,7 @@ mod tests {
         use crate::games::contest::Contest;
         let game = Contest::new(2, false).unwrap();
         let file = crate::weights::WeightFile::parse(include_str!(
-            "../../weights/contest/one-ply-l2.toml"
+            "../../reports/tetris-contest-l2/best.toml"
         ))
         .unwrap();
         let eval = LinearPlayer::from_file(&game, &file).unwrap();

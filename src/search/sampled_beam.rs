@@ -60,24 +60,16 @@ pub fn sampled_beam<G: Game>(
     unseen: u32,
     fired: Option<u32>,
 ) -> Option<G::Move> {
-    let valuation = Valuation {
-        fired: fired.map(f64::from),
-        fired_features: game.fired_features(),
+    let beam = Beam {
+        eval,
+        game,
+        width,
+        valuation: Valuation {
+            fired: fired.map(f64::from),
+            fired_features: game.fired_features(),
+        },
     };
-    let mask = eval.mask();
-    let mut moves = Vec::new();
-    let mut level: Vec<Node<G>> = Vec::with_capacity(width.max(32));
-    game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
-        level.push(node(
-            eval,
-            valuation,
-            moves.len() as u32,
-            after,
-            outcome,
-            features,
-        ));
-        moves.push(mv);
-    });
+    let (moves, mut level) = beam.first_moves(position);
     if moves.len() <= 1 {
         return moves.first().copied();
     }
@@ -88,26 +80,7 @@ pub fn sampled_beam<G: Game>(
     let own: Vec<f64> = level.iter().map(|n| n.value).collect();
     let mut next = Vec::with_capacity(level.capacity());
     keep_best(&mut level, width);
-    // The pieces shown: the same for every future.
-    while level
-        .iter()
-        .any(|n| !n.ended && game.shows_next(&n.position))
-    {
-        next.clear();
-        for n in &level {
-            expand(
-                eval,
-                valuation,
-                game,
-                n,
-                &n.position,
-                &mut next,
-                &mut known_best,
-            );
-        }
-        keep_best(&mut next, width);
-        std::mem::swap(&mut level, &mut next);
-    }
+    beam.through_shown(&mut level, &mut next, &mut known_best);
     let mut total = vec![0.0; moves.len()];
     let mut best = known_best.clone();
     let mut future = Vec::with_capacity(level.capacity());
@@ -119,113 +92,184 @@ pub fn sampled_beam<G: Game>(
             position: n.position.clone(),
             ..*n
         }));
+        beam.through_unseen(&mut future, &mut next, unseen, &mut rng, &mut best);
+        for (t, b) in total.iter_mut().zip(&best) {
+            *t += b;
+        }
+    }
+    Some(moves[beam.valuation.chosen(&total, &own)])
+}
+
+/// What every step of one sampled beam search shares.
+struct Beam<'a, G: Game> {
+    eval: &'a LinearPlayer,
+    game: &'a G,
+    /// How many nodes each ply keeps.
+    width: usize,
+    valuation: Valuation,
+}
+
+impl<G: Game> Beam<'_, G> {
+    /// The first moves in the game's order, and the node each leads to (all of them: the
+    /// beam's width is not applied yet).
+    fn first_moves(&self, position: &G::Position) -> (Vec<G::Move>, Vec<Node<G>>) {
+        let mut moves = Vec::new();
+        let mut level: Vec<Node<G>> = Vec::with_capacity(self.width.max(32));
+        self.game.for_each_move(
+            position,
+            self.eval.mask(),
+            &mut |mv, after, outcome, features| {
+                level.push(self.node(moves.len() as u32, after, outcome, features));
+                moves.push(mv);
+            },
+        );
+        (moves, level)
+    }
+
+    /// Carries `level` over the pieces the game shows, the same in every future, to the ply
+    /// where the last of them is placed, raising each first move's best worth in `best`;
+    /// `next` is scratch.
+    fn through_shown(&self, level: &mut Vec<Node<G>>, next: &mut Vec<Node<G>>, best: &mut [f64]) {
+        while level
+            .iter()
+            .any(|n| !n.ended && self.game.shows_next(&n.position))
+        {
+            next.clear();
+            for n in level.iter() {
+                self.expand(n, &n.position, next, best);
+            }
+            keep_best(next, self.width);
+            std::mem::swap(level, next);
+        }
+    }
+
+    /// Carries `future` over `unseen` pieces drawn from `rng`, one piece a ply for every
+    /// node, raising each first move's best worth in this future in `best`; `next` is
+    /// scratch.
+    fn through_unseen(
+        &self,
+        future: &mut Vec<Node<G>>,
+        next: &mut Vec<Node<G>>,
+        unseen: u32,
+        rng: &mut ChaCha8Rng,
+        best: &mut [f64],
+    ) {
         for _ in 0..unseen {
             // One piece for every node of the future: a draw, then each node's position
             // with the piece the draw falls on.
             let draw: f64 = rng.random();
             next.clear();
-            for n in &future {
+            for n in future.iter() {
                 if n.ended {
                     continue;
                 }
-                let mut left = draw;
-                let mut chosen = None;
-                game.for_each_unseen(&n.position, &mut |drawn, probability| {
-                    if chosen.is_none() {
-                        left -= probability;
-                        if left < 0.0 {
-                            chosen = Some(drawn.clone());
-                        }
-                    }
-                });
-                // Rounding may leave the draw a hair past the last piece: take the last.
-                let drawn = match chosen {
-                    Some(drawn) => drawn,
-                    None => match last_unseen(game, &n.position) {
-                        Some(drawn) => drawn,
-                        None => continue,
-                    },
-                };
-                expand(eval, valuation, game, n, &drawn, &mut next, &mut best);
+                if let Some(drawn) = self.drawn(&n.position, draw) {
+                    self.expand(n, &drawn, next, best);
+                }
             }
             if next.is_empty() {
                 break;
             }
-            keep_best(&mut next, width);
-            std::mem::swap(&mut future, &mut next);
-        }
-        for (t, b) in total.iter_mut().zip(&best) {
-            *t += b;
+            keep_best(next, self.width);
+            std::mem::swap(future, next);
         }
     }
-    let mut chosen = 0;
-    for (i, &t) in total.iter().enumerate() {
-        let tied = valuation.fired.is_some() && t == total[chosen] && own[i] > own[chosen];
-        if t > total[chosen] || tied {
-            chosen = i;
+
+    /// `position` with the unseen piece that `draw` (in [0, 1)) falls on, the pieces laid end
+    /// to end by their probabilities; `None` when the game deals none.
+    fn drawn(&self, position: &G::Position, draw: f64) -> Option<G::Position> {
+        let mut left = draw;
+        let mut chosen = None;
+        self.game
+            .for_each_unseen(position, &mut |drawn, probability| {
+                if chosen.is_none() {
+                    left -= probability;
+                    if left < 0.0 {
+                        chosen = Some(drawn.clone());
+                    }
+                }
+            });
+        // Rounding may leave the draw a hair past the last piece: take the last.
+        chosen.or_else(|| {
+            let mut last = None;
+            self.game
+                .for_each_unseen(position, &mut |drawn, _| last = Some(drawn.clone()));
+            last
+        })
+    }
+
+    /// Pushes the children of `from` (the position of `parent` with its piece to place) to
+    /// `next`, raising each first move's best worth in `best`. A node with no move that avoids
+    /// the end is lost: it pushes nothing. Under `fired`, a child that scored the points that
+    /// end a line is counted and not pushed: it would only hold a place in the beam, and so is
+    /// a lost one.
+    fn expand(
+        &self,
+        parent: &Node<G>,
+        from: &G::Position,
+        next: &mut Vec<Node<G>>,
+        best: &mut [f64],
+    ) {
+        if parent.ended {
+            return;
+        }
+        self.game.for_each_move(
+            from,
+            self.eval.mask(),
+            &mut |_, after, outcome, features| {
+                let child = self.node(parent.root, after, outcome, features);
+                let b = &mut best[child.root as usize];
+                *b = b.max(child.worth);
+                if !child.ended || self.valuation.fired.is_none() {
+                    next.push(child);
+                }
+            },
+        );
+    }
+
+    /// The node a move from first move `root` leads to: its value, its worth under the
+    /// valuation, and whether its line ends there.
+    fn node(
+        &self,
+        root: u32,
+        after: &G::Position,
+        outcome: &Outcome,
+        features: &FeatureValues,
+    ) -> Node<G> {
+        let valuation = self.valuation;
+        // A decided move's value is its terminal value under either valuation.
+        let value = self.eval.score(outcome, features);
+        let worth = match valuation.fired {
+            Some(_) if outcome.terminal_value.is_none() => {
+                self.eval.score_within(valuation.fired_features, features)
+            }
+            _ => value,
+        };
+        Node {
+            root,
+            position: after.clone(),
+            value,
+            ended: outcome.game_over
+                || outcome.terminal_value.is_some()
+                || valuation.fired.is_some_and(|stop| outcome.points >= stop),
+            worth,
         }
     }
-    Some(moves[chosen])
 }
 
-/// The last position the next unseen piece may make of `position`, if the game deals any.
-fn last_unseen<G: Game>(game: &G, position: &G::Position) -> Option<G::Position> {
-    let mut last = None;
-    game.for_each_unseen(position, &mut |drawn, _| last = Some(drawn.clone()));
-    last
-}
-
-/// Pushes the children of `from` (the position of `parent` with its piece to place) to
-/// `next`, raising each first move's best worth in `best`. A node with no move that avoids
-/// the end is lost: it pushes nothing. Under `fired`, a child that scored the points that
-/// end a line is counted and not pushed: it would only hold a place in the beam, and so is a
-/// lost one.
-fn expand<G: Game>(
-    eval: &LinearPlayer,
-    valuation: Valuation,
-    game: &G,
-    parent: &Node<G>,
-    from: &G::Position,
-    next: &mut Vec<Node<G>>,
-    best: &mut [f64],
-) {
-    if parent.ended {
-        return;
-    }
-    game.for_each_move(from, eval.mask(), &mut |_, after, outcome, features| {
-        let child = node(eval, valuation, parent.root, after, outcome, features);
-        let b = &mut best[child.root as usize];
-        *b = b.max(child.worth);
-        if !child.ended || valuation.fired.is_none() {
-            next.push(child);
+impl Valuation {
+    /// The first move with the highest `total` worth over the futures; equal totals go to
+    /// the first in the game's order, or under `fired` to the one whose own position (`own`)
+    /// the weights value most.
+    fn chosen(&self, total: &[f64], own: &[f64]) -> usize {
+        let mut chosen = 0;
+        for (i, &t) in total.iter().enumerate() {
+            let tied = self.fired.is_some() && t == total[chosen] && own[i] > own[chosen];
+            if t > total[chosen] || tied {
+                chosen = i;
+            }
         }
-    });
-}
-
-fn node<G: Game>(
-    eval: &LinearPlayer,
-    valuation: Valuation,
-    root: u32,
-    after: &G::Position,
-    outcome: &Outcome,
-    features: &FeatureValues,
-) -> Node<G> {
-    // A decided move's value is its terminal value under either valuation.
-    let value = eval.score(outcome, features);
-    let worth = match valuation.fired {
-        Some(_) if outcome.terminal_value.is_none() => {
-            eval.score_within(valuation.fired_features, features)
-        }
-        _ => value,
-    };
-    Node {
-        root,
-        position: after.clone(),
-        value,
-        ended: outcome.game_over
-            || outcome.terminal_value.is_some()
-            || valuation.fired.is_some_and(|stop| outcome.points >= stop),
-        worth,
+        chosen
     }
 }
 

@@ -40,6 +40,15 @@ pub fn assert_one_line_error(out: &Output, needle: &str) {
     assert!(lines[0].contains(needle), "want `{needle}` in: {stderr}");
 }
 
+/// Asserts a one-line error that is exactly `message`.
+pub fn assert_error(out: &Output, message: &str) {
+    assert_one_line_error(out, message);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!("error: {message}")
+    );
+}
+
 /// Runs `base` followed by each case's extra arguments in `dir`, and asserts each fails with
 /// one line containing the case's needle: a command's table of refusals.
 pub fn assert_each_refused(dir: &Path, base: &[&str], cases: &[(&[&str], &str)]) {
@@ -79,5 +88,23 @@ pub fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> boo
             panic!("the child ended ({status}) before {what}");
         }
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Resumes the run `dir/cut` and asserts it ends with the bytes of the same run left alone,
+/// `dir/whole`; `what` says which runs they are.
+pub fn resume_gives_whole(dir: &Path, what: &str) {
+    let resumed = run_in(dir, &["evolve", "--resume", "cut", "--quiet"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.join("whole"), name),
+            read(&dir.join("cut"), name),
+            "{what}: {name} differs after resume"
+        );
     }
 }

@@ -39,7 +39,7 @@ def cli_scores(weights, level, first, games, extra=()):
         (3, "weights/contest/beam-l3.toml", 1, 5),
         # Weaker weights that top out: seeds 1 and 3 have 1 and 3 game overs (and spawns over
         # the stack between them), which the controller must count as the engine does.
-        (3, "weights/contest/one-ply-l3.toml", 1, 3),
+        (3, "reports/tetris-contest-l3/best.toml", 1, 3),
     ],
 )
 def test_scores_what_stacktune_play_scores(export, move_seconds, level, weights, first, games):

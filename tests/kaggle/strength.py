@@ -25,6 +25,14 @@ from kaggle_environments import make
 from kaggle_environments.agent import get_last_callable
 
 
+#: The fixed-depth choices this process has made, by file, search settings and position: the
+#: file's `choose_column` is a function of its arguments alone (its search keeps nothing from
+#: one call to the next but the endgame solver's table of proven values, which no choice
+#: depends on), so a position met again, in a later game of a series, is answered without
+#: searching it again: the same moves in less time (the opening positions of a series recur).
+CHOSEN = {}
+
+
 def load_agent(path, seconds=None, depth=None, endgame=0, book=False):
     """The agent as Kaggle loads a submission (the last callable the file defines), given an
     actTimeout of `seconds`, or searching a fixed `depth` with an endgame stage from `endgame`
@@ -41,7 +49,10 @@ def load_agent(path, seconds=None, depth=None, endgame=0, book=False):
         def fixed(observation, configuration):
             c = configuration
             board, mark = observation.board, observation.mark
-            return choose(board, mark, c.rows, c.columns, c.inarow, depth, endgame, book)
+            key = (path, depth, endgame, book, tuple(board), mark, c.rows, c.columns, c.inarow)
+            if key not in CHOSEN:
+                CHOSEN[key] = choose(board, mark, c.rows, c.columns, c.inarow, depth, endgame, book)
+            return CHOSEN[key]
 
         return fixed
     if seconds is not None:

@@ -19,6 +19,12 @@ pub trait Agent {
     /// A column (0-based) for the side to move of a position still in play; the referee
     /// counts an illegal column as a loss.
     fn choose(&mut self, position: &Position, rng: &mut ChaCha8Rng) -> Column;
+
+    /// Whether the agent was told to stop (Ctrl-C, see [`Policy::stopped`]): the referee
+    /// then ends the game where it is.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A player under its search (the tuned weights, or a weights file searched with alpha-beta)
@@ -40,6 +46,10 @@ impl<P: Policy<Connect>> Agent for PolicyAgent<'_, P> {
         self.player
             .choose(self.game, position)
             .expect("a position in play has a legal column")
+    }
+
+    fn stopped(&self) -> bool {
+        self.player.stopped()
     }
 }
 

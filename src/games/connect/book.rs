@@ -128,62 +128,6 @@ impl Book {
         Some(Some(columns))
     }
 
-    /// Every position reached from `root` (the moves from the empty board: `""` for the
-    /// whole opening) with at most `plies` discs (one of each mirror pair, in the order a
-    /// breadth-first walk of the columns 1 to 7 meets them) and the columns that keep its
-    /// value. The solver ([`outcome`]) finds the value of every position one disc deeper, on
-    /// `threads` threads (0: one per core), calling `solved(count, of)` as they come; the
-    /// values of the book's positions follow from those by negamax, each position's value the
-    /// best of its columns', which costs nothing beside the deepest positions' solving (an
-    /// early position's own search costs minutes: its tree holds all those positions).
-    pub fn build(
-        root: &str,
-        plies: u32,
-        threads: usize,
-        solved: &(dyn Fn(usize, usize) + Sync),
-    ) -> Result<Book> {
-        let game = Connect::standard();
-        let start = game.parse_moves(root)?;
-        let mut layers = vec![vec![(root.to_string(), start)]];
-        let mut seen = HashSet::from([start]);
-        for discs in 0..plies.saturating_sub(start.moves_played()) as usize + 1 {
-            let mut next = Vec::new();
-            for (moves, position) in &layers[discs] {
-                for column in 0..COLUMNS as Column {
-                    let mut after = *position;
-                    if game.play(&mut after, column).is_some()
-                        || seen.contains(&game.mirror(&after))
-                        || !seen.insert(after)
-                    {
-                        continue;
-                    }
-                    next.push((format!("{moves}{}", column + 1), after));
-                }
-            }
-            layers.push(next);
-        }
-        let deepest = layers.pop().expect("one layer beyond the book");
-        let outcomes = solve_all(&game, &deepest, threads, solved);
-        let mut values: HashMap<Position, i8> =
-            deepest.iter().map(|(_, p)| *p).zip(outcomes).collect();
-        let mut entries = Vec::new();
-        for layer in layers.into_iter().rev() {
-            let mut above = HashMap::new();
-            for (moves, position) in layer {
-                let (value, kept) = back_up(&game, &position, &values);
-                above.insert(position, value);
-                entries.push(Entry {
-                    moves,
-                    position,
-                    kept,
-                });
-            }
-            values = above;
-        }
-        entries.sort_by_key(|e| e.position.moves_played());
-        Ok(Book::from_entries(entries))
-    }
-
     /// The book's file: `header` (comment lines, each without its `# `), then its entries.
     pub fn to_text(&self, header: &[String]) -> String {
         let mut text = String::new();
@@ -255,21 +199,98 @@ impl Book {
     }
 }
 
+/// The positions a book is built from: every position reached from a root (the moves from the
+/// empty board: `""` for the whole opening) with at most `plies` discs, one of each mirror
+/// pair, in the order a breadth-first walk of the columns 1 to 7 meets them, layer by layer;
+/// and the layer one disc deeper, whose outcomes the solver finds ([`solve_all`]). The values
+/// of the book's positions follow from those by negamax, each position's value the best of
+/// its columns', which costs nothing beside the deepest positions' solving (an early
+/// position's own search costs minutes: its tree holds all those positions).
+pub struct Plan {
+    layers: Vec<Vec<(String, Position)>>,
+    deepest: Vec<(String, Position)>,
+}
+
+impl Plan {
+    pub fn new(root: &str, plies: u32) -> Result<Plan> {
+        let game = Connect::standard();
+        let start = game.parse_moves(root)?;
+        if plies < start.moves_played() {
+            bail!(
+                "--plies {plies} is fewer discs than the {} of --from {root}",
+                start.moves_played()
+            );
+        }
+        let mut layers = vec![vec![(root.to_string(), start)]];
+        let mut seen = HashSet::from([start]);
+        for discs in 0..(plies - start.moves_played()) as usize + 1 {
+            let mut next = Vec::new();
+            for (moves, position) in &layers[discs] {
+                for column in 0..COLUMNS as Column {
+                    let mut after = *position;
+                    if game.play(&mut after, column).is_some()
+                        || seen.contains(&game.mirror(&after))
+                        || !seen.insert(after)
+                    {
+                        continue;
+                    }
+                    next.push((format!("{moves}{}", column + 1), after));
+                }
+            }
+            layers.push(next);
+        }
+        let deepest = layers.pop().expect("one layer beyond the book");
+        Ok(Plan { layers, deepest })
+    }
+
+    /// The positions to solve, with the moves that reach them, in a fixed order.
+    pub fn deepest(&self) -> &[(String, Position)] {
+        &self.deepest
+    }
+
+    /// The book, from the outcomes of [`Plan::deepest`]'s positions in its order.
+    pub fn book(self, outcomes: &[i8]) -> Book {
+        let game = Connect::standard();
+        let mut values: HashMap<Position, i8> = self
+            .deepest
+            .iter()
+            .map(|(_, p)| *p)
+            .zip(outcomes.iter().copied())
+            .collect();
+        let mut entries = Vec::new();
+        for layer in self.layers.into_iter().rev() {
+            let mut above = HashMap::new();
+            for (moves, position) in layer {
+                let (value, kept) = back_up(&game, &position, &values);
+                above.insert(position, value);
+                entries.push(Entry {
+                    moves,
+                    position,
+                    kept,
+                });
+            }
+            values = above;
+        }
+        entries.sort_by_key(|e| e.position.moves_played());
+        Book::from_entries(entries)
+    }
+}
+
 /// The outcome of every position, on `threads` workers (0: one per core) that each keep one
 /// solver with an [`OPENING_SLOTS`] table for all the positions they take: neighbouring
 /// positions share most of their trees, and a table kept from one to the next saves that work.
-fn solve_all(
-    game: &Connect,
-    positions: &[(String, Position)],
+/// `solved(i, outcome)` hears of each as it comes, from the worker that solved it.
+pub fn solve_all(
+    positions: &[Position],
     threads: usize,
-    solved: &(dyn Fn(usize, usize) + Sync),
+    solved: &(dyn Fn(usize, i8) + Sync),
 ) -> Vec<i8> {
+    let game = Connect::standard();
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
     let next = AtomicUsize::new(0);
-    let count = AtomicUsize::new(0);
     let outcomes: Vec<AtomicI8> = positions.iter().map(|_| AtomicI8::new(0)).collect();
     std::thread::scope(|scope| {
         for _ in 0..threads.min(positions.len()) {
@@ -277,11 +298,12 @@ fn solve_all(
                 let mut solver = Solver::<OPENING_SLOTS>::sized();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((_, position)) = positions.get(i) else {
+                    let Some(position) = positions.get(i) else {
                         break;
                     };
-                    outcomes[i].store(outcome(&mut solver, game, position), Ordering::Relaxed);
-                    solved(count.fetch_add(1, Ordering::Relaxed) + 1, positions.len());
+                    let value = outcome(&mut solver, &game, position);
+                    outcomes[i].store(value, Ordering::Relaxed);
+                    solved(i, value);
                 }
             });
         }
@@ -364,7 +386,9 @@ mod tests {
         // follows up to 30 discs, 1 + 7 + 49 positions at most (fewer: full columns, games
         // won, mirror images); more than 8 holds the last layer too.
         let root = "7723223332375564445442245537";
-        let book = Book::build(root, 30, 1, &|_, _| {}).unwrap();
+        let plan = Plan::new(root, 30).unwrap();
+        let positions: Vec<Position> = plan.deepest().iter().map(|(_, p)| *p).collect();
+        let book = plan.book(&solve_all(&positions, 1, &|_, _| {}));
         assert_eq!(book.plies(), 30);
         assert!(book.entries().len() > 8, "{}", book.entries().len());
         let mut solver = Solver::new();

@@ -19,6 +19,7 @@ pub struct GameEnd {
 
 /// Plays `position` to the end, `agents[p]` moving for player p, showing `observe` every
 /// position before its move. An illegal column loses. `position` is left at the final board.
+/// An agent told to stop ends the game where it is, as a draw that nobody records.
 pub fn play_out(
     game: &Connect,
     position: &mut Position,
@@ -31,6 +32,12 @@ pub fn play_out(
         observe(position);
         let mover = position.to_move();
         let agent: &mut dyn Agent = if mover == 0 { first } else { second };
+        if agent.stopped() {
+            return GameEnd {
+                winner: None,
+                moves: position.moves_played(),
+            };
+        }
         let column = agent.choose(position, rng);
         if let Some(ending) = game.play(position, column) {
             return GameEnd {

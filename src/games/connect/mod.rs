@@ -717,6 +717,10 @@ impl Game for Connect {
         Some(game)
     }
 
+    fn pairing(&self) -> Option<&'static str> {
+        Some("colours alternated")
+    }
+
     fn describe_episode(&self, index: u64) -> Option<String> {
         let (opponent, round) = self.fixture(index);
         let ([a, b], tuned_first) = matches::schedule(&self.openings, round);

@@ -128,7 +128,7 @@ enum Bound {
 /// The largest prime below 2^20: 1 M slots, 8 MB. Small enough that most probes hit the
 /// processor's caches and need no page walk: on the L2_R2 set it searched 1.4 % more nodes
 /// than 8 M slots (64 MB) but took 26 % less time, and 4 M or 2 M slots were in between
-/// (docs/connect-search.md).
+/// (docs/notes/connect.md).
 pub const SLOTS: usize = 1_048_573;
 
 /// The largest prime below 2^26: 64 M slots, 512 MB, for the first plies, whose trees hold

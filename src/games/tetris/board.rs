@@ -288,6 +288,19 @@ impl Board {
         self.cols[x] |= rows;
     }
 
+    /// Moves every cell up `rows` rows (rows come in from the bottom, empty), and says whether
+    /// a filled cell was pushed past the top: versus Tetris's garbage rising under a stack.
+    pub fn raise(&mut self, rows: u32) -> bool {
+        let (keep, height) = (self.rows_mask(), self.height as u32);
+        let mut lost = false;
+        for col in &mut self.cols[..self.width as usize] {
+            // The cells at rows ≥ height − rows leave the board.
+            lost |= col.checked_shr(height.saturating_sub(rows)).unwrap_or(0) != 0;
+            *col = col.checked_shl(rows).unwrap_or(0) & keep;
+        }
+        lost
+    }
+
     /// Removes the rows set in `full`; everything above moves down.
     pub fn remove_rows(&mut self, full: u64) {
         let width = self.width as usize;

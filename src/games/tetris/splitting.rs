@@ -39,7 +39,8 @@ type Entry = Option<Position>;
 /// its climbs times the chance that a climb ends the game. Returning the two apart lets a mean
 /// over estimates be the ratio of their sums (see [`EpisodeResult::games`]), which the noise
 /// of the chance does not bias the way it biases its inverse. `moves` counts every piece
-/// played; `observe` sees the position after each.
+/// played; `observe` sees the position after each. A player told to stop ends the estimate
+/// where it is.
 pub fn estimate(
     game: &Tetris,
     player: &impl Policy<Tetris>,
@@ -59,6 +60,9 @@ pub fn estimate(
     let mut position = game.start(rng);
     let mut lines = 0u64;
     while (trail.len() as u64) < stretch {
+        if player.stopped() {
+            return result;
+        }
         let (cleared, alive) = step(game, player, &mut position, rng);
         lines += u64::from(cleared);
         tick(&position, &mut result);
@@ -95,6 +99,9 @@ pub fn estimate(
     let mut chance = 1.0;
     let mut reached = Vec::new();
     for target in usual + 2..=game.height() as u32 + 1 {
+        if player.stopped() {
+            return result;
+        }
         reached.clear();
         let mut tries = 0u64;
         while tries < u64::from(effort)
@@ -168,7 +175,7 @@ fn rise(
         if h >= target {
             return Some(Some(position));
         }
-        if h <= usual {
+        if h <= usual || player.stopped() {
             return None;
         }
         let (_, alive) = step(game, player, &mut position, rng);

@@ -1,0 +1,301 @@
+//! `versus`: matches between two versus Tetris players, each a weights file or a TBP bot.
+
+use crate::games::AnyGame;
+use crate::games::GameSpec;
+use crate::games::guideline::Guideline;
+use crate::games::guideline::MATCH_PIECES;
+use crate::match_stats::{Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict};
+use crate::progress::{Mode, Progress};
+use crate::report_page::{ReplayPage, render_replays};
+use crate::versus::{Entrant, Game, pair_seeds, play_pairs, tally};
+use anyhow::{Result, bail};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Pairs played between two looks at an SPRT's verdict: a fixed number, so the verdict falls
+/// at the same game whatever the thread count.
+const SPRT_BATCH: u64 = 8;
+
+#[derive(clap::Args, Debug)]
+pub struct VersusArgs {
+    /// The first player: a guideline weights file (under its [search]), or `tbp:COMMAND`, a
+    /// bot speaking the Tetris Bot Protocol started with that command line.
+    pub first: String,
+    /// The second player, likewise.
+    pub second: String,
+    /// Games, in pairs on one seed with the sides swapped (an odd number is rounded up); with
+    /// --sprt the most it plays.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Seed: pair k's pieces and garbage depend only on (seed, k).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A game that both sides survive this many pieces is a draw.
+    #[arg(long, default_value_t = MATCH_PIECES)]
+    pub max_pieces: u64,
+    /// Worker threads (0 = one per core); each game with a bot runs its own bot process.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// A bot's thinking time a piece, in milliseconds of wall time before it is asked for
+    /// its move (weights files think by their search, in nodes, whatever the machine).
+    #[arg(long, default_value_t = 100)]
+    pub think_ms: u64,
+    /// Longest a bot may take to answer, beyond its thinking time, before it loses the game.
+    #[arg(long, default_value_t = 5_000)]
+    pub timeout_ms: u64,
+    /// Sequential test: stop as soon as the first player is shown at least --elo1 better
+    /// (H1) or no better than --elo0 (H0) at --alpha and --beta, or at --games.
+    #[arg(long)]
+    pub sprt: bool,
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        requires = "sprt",
+        allow_negative_numbers = true
+    )]
+    pub elo0: f64,
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        requires = "sprt",
+        allow_negative_numbers = true
+    )]
+    pub elo1: f64,
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub alpha: f64,
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub beta: f64,
+    /// Guideline rules (the same flags as play's; --mode and --opponent are play's).
+    #[command(flatten)]
+    pub game: GameSpec,
+    /// Also write a web page replaying the first game (both boards) to this new file.
+    #[arg(long, value_name = "FILE")]
+    pub replay_html: Option<PathBuf>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// What a match measured, as `--json` prints it.
+#[derive(Debug, Serialize)]
+pub struct VersusReport {
+    pub first: String,
+    pub second: String,
+    pub seed: u64,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// The first player's score and logistic Elo over game pairs, with 95 % intervals.
+    pub score: f64,
+    pub score_ci: [f64; 2],
+    pub elo: f64,
+    pub elo_ci: [f64; 2],
+    /// Pairs by the first player's points in them: 0, ½, 1, 1½, 2.
+    pub pairs: [u64; 5],
+    /// Pieces a side placed, a game on average.
+    pub pieces: f64,
+    /// How games were lost, by the loser and reason.
+    pub endings: BTreeMap<String, u64>,
+    pub sprt: Option<SprtReport>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SprtReport {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub llr: f64,
+    pub bounds: [f64; 2],
+    /// `H1` (the first player is better by elo1), `H0`, or `none` (stopped at --games).
+    pub verdict: &'static str,
+}
+
+pub fn run(args: VersusArgs) -> Result<()> {
+    crate::tbp::client::survive_closed_pipes();
+    let game = guideline(&args.game)?;
+    let (think, timeout) = (
+        Duration::from_millis(args.think_ms),
+        Duration::from_millis(args.timeout_ms),
+    );
+    let first = Entrant::parse(&game, &args.first, think, timeout)?;
+    let second = Entrant::parse(&game, &args.second, think, timeout)?;
+    let sprt = args
+        .sprt
+        .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
+    if let Some(out) = &args.replay_html {
+        crate::fsutil::refuse_existing(out)?;
+    }
+    let pairs = args.games.div_ceil(2);
+    let pool = crate::episode::thread_pool(args.threads)?;
+    let progress = Progress::new(Mode::detect(args.quiet), pairs * 2, "games");
+    let mut games: Vec<Game> = Vec::new();
+    let mut verdict = None;
+    let step = if sprt.is_some() { SPRT_BATCH } else { pairs };
+    let mut next = 0;
+    while next < pairs {
+        let end = (next + step).min(pairs);
+        let done = || progress.inc();
+        games.extend(pool.install(|| {
+            play_pairs(
+                &game,
+                &first,
+                &second,
+                args.seed,
+                next..end,
+                args.max_pieces,
+                &done,
+            )
+        }));
+        next = end;
+        if let Some(test) = &sprt {
+            let state = test.pentanomial(&tally(&games).1);
+            verdict = Some(state);
+            if state.verdict != Verdict::Continue {
+                break;
+            }
+        }
+    }
+    progress.finish();
+    let report = report_of(&args, &games, sprt.zip(verdict));
+    if let Some(out) = &args.replay_html {
+        let g = &games[0];
+        let versus = format!("left: {}, right: {}", args.first, args.second);
+        let mut replay =
+            game.match_replay(pair_seeds(args.seed, 0), &g.record, args.max_pieces, versus);
+        replay.command = format!(
+            "stacktune versus {} {} --seed {} --games 1",
+            args.first, args.second, args.seed
+        );
+        let page = render_replays(&ReplayPage {
+            title: format!("versus: {} against {}", args.first, args.second),
+            version: env!("CARGO_PKG_VERSION"),
+            replays: &[replay],
+        })?;
+        crate::fsutil::write_new(out, page.as_bytes())?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print(&report);
+    }
+    Ok(())
+}
+
+/// The guideline game the flags describe: `--rules guideline` is implied, and what makes an
+/// episode (a mode, opponents) is `play`'s, not a match's.
+fn guideline(spec: &GameSpec) -> Result<Guideline> {
+    if spec.mode.as_deref().is_some_and(|m| m != "versus") || !spec.opponents.is_empty() {
+        bail!("--mode and --opponent choose play's episodes; versus plays its two players");
+    }
+    let mut spec = spec.clone();
+    spec.game.get_or_insert_with(|| "tetris".to_string());
+    spec.rules.get_or_insert_with(|| "guideline".to_string());
+    if spec.game.as_deref() != Some("tetris") || spec.rules.as_deref() != Some("guideline") {
+        bail!("versus plays guideline tetris (--game tetris --rules guideline)");
+    }
+    match spec.build()? {
+        AnyGame::Guideline(g) => Ok(g),
+        _ => unreachable!("guideline rules build a guideline game"),
+    }
+}
+
+fn report_of(args: &VersusArgs, games: &[Game], sprt: Option<(Sprt, SprtState)>) -> VersusReport {
+    let (tri, penta): (Trinomial, Pentanomial) = tally(games);
+    let e: Estimate = penta.estimate();
+    let mut endings = BTreeMap::new();
+    for g in games {
+        let key = match g.outcome {
+            Outcome::Win => format!("second {}", g.record.reason),
+            Outcome::Loss => format!("first {}", g.record.reason),
+            Outcome::Draw => format!("draw: {}", g.record.reason),
+        };
+        *endings.entry(key).or_insert(0) += 1;
+    }
+    VersusReport {
+        first: args.first.clone(),
+        second: args.second.clone(),
+        seed: args.seed,
+        games: tri.games(),
+        wins: tri.wins,
+        draws: tri.draws,
+        losses: tri.losses,
+        score: e.score,
+        score_ci: [e.score_low, e.score_high],
+        elo: e.elo,
+        elo_ci: [e.elo_low, e.elo_high],
+        pairs: penta.pairs,
+        pieces: games.iter().map(|g| g.record.pieces as f64).sum::<f64>()
+            / games.len().max(1) as f64,
+        endings,
+        sprt: sprt.map(|(test, state)| SprtReport {
+            elo0: test.elo0,
+            elo1: test.elo1,
+            alpha: test.alpha,
+            beta: test.beta,
+            llr: state.llr,
+            bounds: [state.lower, state.upper],
+            verdict: match state.verdict {
+                Verdict::AcceptH1 => "H1",
+                Verdict::AcceptH0 => "H0",
+                Verdict::Continue => "none",
+            },
+        }),
+    }
+}
+
+fn print(r: &VersusReport) {
+    println!("first     {}", r.first);
+    println!("second    {}", r.second);
+    println!(
+        "games     {} ({} pairs, seed {}): both sides on the same pieces, each pair's sides swapped",
+        r.games,
+        r.games / 2,
+        r.seed
+    );
+    println!(
+        "first     {} wins, {} draws, {} losses",
+        r.wins, r.draws, r.losses
+    );
+    println!(
+        "score     {:.3} [{:.3}, {:.3}] (95 % CI over pairs)",
+        r.score, r.score_ci[0], r.score_ci[1]
+    );
+    println!(
+        "elo       {:+.1} [{:+.1}, {:+.1}] (logistic, first against second)",
+        r.elo, r.elo_ci[0], r.elo_ci[1]
+    );
+    println!(
+        "pairs     {} (first's points in a pair: 0, ½, 1, 1½, 2)",
+        r.pairs.map(|n| n.to_string()).join(" ")
+    );
+    println!("pieces    {:.1} a side, a game", r.pieces);
+    for (how, n) in &r.endings {
+        println!("ended     {n:>5}  {how}");
+    }
+    if let Some(s) = &r.sprt {
+        println!(
+            "sprt      elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} in [{:.2}, {:.2}], {}",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            s.llr,
+            s.bounds[0],
+            s.bounds[1],
+            match s.verdict {
+                "H1" => "H1 accepted: the first player is better",
+                "H0" => "H0 accepted: the first player is not better",
+                _ => "no verdict within --games",
+            }
+        );
+    }
+}

@@ -48,6 +48,7 @@ pub mod fsutil;
 pub mod game;
 pub mod limits;
 pub mod match_stats;
+pub mod math;
 pub mod progress;
 pub mod ratings;
 pub mod rng;

@@ -21,6 +21,7 @@
 //! the interval of a player's rating relative to the population's mean.
 
 use crate::match_stats::Outcome;
+use crate::math;
 use crate::stats::NORMAL_95;
 use nalgebra::DMatrix;
 
@@ -111,14 +112,14 @@ pub fn fit(results: &Results, prior: f64) -> Result<Ratings, String> {
     let mut iterations = 0;
     while iterations < MAX_ITERATIONS {
         iterations += 1;
-        let gamma: Vec<f64> = theta.iter().map(|t| t.exp()).collect();
+        let gamma: Vec<f64> = theta.iter().map(|&t| math::exp(t)).collect();
         let mut next: Vec<f64> = (0..n)
             .map(|a| {
                 let mut sum = 0.0;
                 for b in (0..n).filter(|&b| b != a) {
                     sum += games(a, b) / (gamma[a] + gamma[b]);
                 }
-                scored[a].ln() - sum.ln()
+                math::ln(scored[a]) - math::ln(sum)
             })
             .collect();
         centre(&mut next);
@@ -158,7 +159,7 @@ fn centred_covariance(theta: &[f64], games: impl Fn(usize, usize) -> f64) -> DMa
     let mut f = DMatrix::from_element(n, n, j);
     for a in 0..n {
         for b in (0..n).filter(|&b| b != a) {
-            let p = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+            let p = 1.0 / (1.0 + math::exp(theta[b] - theta[a]));
             let w = games(a, b) * p * (1.0 - p);
             f[(a, b)] -= w;
             f[(a, a)] += w;

@@ -7,6 +7,7 @@
 //! our checkpoint, and a run must reproduce from its seed and resume to the same bytes.
 
 use super::{Optimizer, check_vectors, first_point, gaussian, normalise, rank};
+use crate::math;
 use anyhow::{Result, bail};
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use rand_chacha::ChaCha8Rng;
@@ -71,7 +72,7 @@ impl CmaesConfig {
         if self.population > 0 {
             self.population
         } else {
-            4 + (3.0 * (n.max(1) as f64).ln()).floor() as usize
+            4 + (3.0 * math::ln(n.max(1) as f64)).floor() as usize
         }
     }
 }
@@ -119,7 +120,7 @@ impl Constants {
         let n = n as f64;
         let mu = lambda / 2;
         let raw: Vec<f64> = (1..=mu)
-            .map(|i| ((lambda as f64 + 1.0) / 2.0).ln() - (i as f64).ln())
+            .map(|i| math::ln((lambda as f64 + 1.0) / 2.0) - math::ln(i as f64))
             .collect();
         let sum: f64 = raw.iter().sum();
         let weights: Vec<f64> = raw.iter().map(|w| w / sum).collect();
@@ -340,7 +341,7 @@ impl Optimizer for Cmaes {
         }
         // Rounding leaves C a little asymmetric; its eigendecomposition wants it symmetric.
         let cov = (&cov + cov.transpose()) * 0.5;
-        self.sigma *= ((k.c_sigma / k.d_sigma) * (p_sigma.norm() / k.chi_n - 1.0)).exp();
+        self.sigma *= math::exp((k.c_sigma / k.d_sigma) * (p_sigma.norm() / k.chi_n - 1.0));
         self.mean = mean.iter().copied().collect();
         self.cov = cov.transpose().iter().copied().collect();
         self.path_sigma = p_sigma.iter().copied().collect();

@@ -10,6 +10,7 @@ pub mod external;
 pub mod fitness;
 pub mod ga;
 
+use crate::math;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -43,7 +44,7 @@ pub fn rank(fitness: &[f64]) -> Vec<usize> {
 pub(crate) fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
     let u1: f64 = 1.0 - rng.random::<f64>();
     let u2: f64 = rng.random::<f64>();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    (-2.0 * math::ln(u1)).sqrt() * math::cos(std::f64::consts::TAU * u2)
 }
 
 /// A first search point of `dimension` weights: `start` if given, else uniform in [−1, 1];

@@ -5,7 +5,7 @@
 //! run keeps the checkpoint of its last whole generation.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// The process's stop flag: Ctrl-C's, or a host's ([`host_stop_flag`]).
 static STOP: OnceLock<&'static AtomicBool> = OnceLock::new();
@@ -18,7 +18,7 @@ pub fn ctrl_c() -> &'static AtomicBool {
     STOP.get_or_init(|| {
         let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         #[cfg(not(target_family = "wasm"))]
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
         flag
     })
 }

@@ -22,7 +22,6 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
 
 /// How to start a bot: a program and its arguments, written as a shell would split them
 /// (`"path/to/cold-clear-2 --config cc2.json"`, quotes for spaces), run without a shell.
@@ -294,9 +293,9 @@ impl Bot {
         let Some(child) = self.child.as_mut() else {
             return Ok(None);
         };
-        match child.wait_timeout(self.timeout) {
-            Ok(Some(status)) => Ok(Some(status)),
-            _ => Err(BotFault::TimedOut {
+        match wait(child, self.timeout) {
+            Some(status) => Ok(Some(status)),
+            None => Err(BotFault::TimedOut {
                 awaited: "exit",
                 after: self.timeout,
             }),
@@ -392,7 +391,7 @@ impl Bot {
     /// within the timeout, `alive` when it goes on running.
     fn ended(&mut self, during: &'static str, alive: BotFault) -> BotFault {
         let status = match self.child.as_mut() {
-            Some(child) => child.wait_timeout(self.timeout).ok().flatten(),
+            Some(child) => wait(child, self.timeout),
             None => None,
         };
         self.faulted(match status {
@@ -431,5 +430,19 @@ pub fn survive_closed_pipes() {
     #[cfg(unix)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// `child`'s exit status if it exits within `timeout`. WebAssembly has no processes (a bot's
+/// command cannot start there), so there it is only whether the child has already exited.
+fn wait(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    #[cfg(not(target_family = "wasm"))]
+    return wait_timeout::ChildExt::wait_timeout(child, timeout)
+        .ok()
+        .flatten();
+    #[cfg(target_family = "wasm")]
+    {
+        let _ = timeout;
+        child.try_wait().ok().flatten()
     }
 }

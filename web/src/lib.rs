@@ -58,6 +58,9 @@ impl PageGame {
             AnyGame::Contest(_) => Err(JsError::new(
                 "contest Tetris is tuned on the command line, not in the browser: stacktune evolve --rules contest",
             )),
+            AnyGame::Guideline(_) => Err(JsError::new(
+                "guideline Tetris is tuned on the command line, not in the browser: stacktune evolve --rules guideline",
+            )),
         }
     }
 }
@@ -243,9 +246,10 @@ pub fn replays(config: &str, files: &str, weights: &str, file: &str) -> Js<Strin
             DEFAULT_MOVE_CAP,
             &command,
             &Progress::hidden(),
+            &AtomicBool::new(false),
         )
     });
-    json(&replays)
+    json(&replays.expect("nothing stops a replay"))
 }
 
 /// The config `config` with its `init` naming `path` instead: a run from weights the page
@@ -301,6 +305,7 @@ pub fn moves(game: &str, board: &str, piece: Option<String>, inarow: Option<u32>
         board: PathBuf::from("board"),
         piece,
         inarow: inarow.map(|n| n as usize),
+        rules: None,
         json: true,
     };
     listing(&args, board).map_err(js)

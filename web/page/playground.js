@@ -450,7 +450,8 @@ function showRun() {
       $("result-hand").textContent = `${number(f.baseline.mean)} ± ${number(f.baseline.ci95)}`;
       $("result-hand-games").textContent = f.baseline.games;
       const beats = f.best.mean - f.best.ci95 > f.baseline.mean + f.baseline.ci95;
-      $("result-verdict").textContent = t(beats ? "result.beats" : "result.close");
+      const worse = f.best.mean + f.best.ci95 < f.baseline.mean - f.baseline.ci95;
+      $("result-verdict").textContent = t(beats ? "result.beats" : worse ? "result.worse" : "result.close");
       $("result-verdict").dataset.beats = beats;
     }
   }

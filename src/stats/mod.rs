@@ -1,8 +1,9 @@
 //! Summary statistics of per-game results.
 
+mod t95_table;
+
 use crate::game::EpisodeResult;
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// Mean, spread and range of a sample, as `play` reports them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -95,16 +96,15 @@ impl Summary {
 pub const NORMAL_95: f64 = 1.959_963_984_540_054;
 
 /// The two-sided 95 % quantile of Student's t with `df` degrees of freedom (its 0.975 quantile);
-/// 0 with no degree of freedom, where a sample of one has no spread to scale. statrs inverts the
-/// distribution exactly for small `df` but drifts past 10⁵ (1.95985 at 10⁶ for 1.95997); from
-/// 500 on, the Cornish-Fisher series in 1/df (Abramowitz & Stegun 26.7.5, four terms) agrees
-/// with the exact quantile to 10⁻¹².
+/// 0 with no degree of freedom, where a sample of one has no spread to scale. Below 500, statrs'
+/// exact inversion, from a table of its values (t95_table.rs), so that every platform's
+/// intervals are the same bits whatever its libm; statrs drifts past 10⁵ (1.95985 at 10⁶ for
+/// 1.95997), and from 500 on the Cornish-Fisher series in 1/df (Abramowitz & Stegun 26.7.5,
+/// four terms) agrees with the exact quantile to 10⁻¹².
 pub fn t95(df: usize) -> f64 {
     match df {
         0 => 0.0,
-        1..500 => StudentsT::new(0.0, 1.0, df as f64)
-            .expect("a positive degree of freedom is a valid t distribution")
-            .inverse_cdf(0.975),
+        1..500 => f64::from_bits(t95_table::T95[df - 1]),
         _ => {
             // The series' terms g1..g4 at the normal quantile.
             let x = NORMAL_95;
@@ -190,6 +190,20 @@ mod tests {
             assert!((t95(df) - t).abs() < 1e-8, "df {df}: {} vs {t}", t95(df));
         }
         assert_eq!(t95(0), 0.0);
+    }
+
+    /// The table is statrs' inversion, bit for bit, at every degree of freedom it covers (on
+    /// the x86-64 Linux it was computed on; elsewhere statrs' own last bits may differ).
+    #[test]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    fn t95_table_is_statrs() {
+        use statrs::distribution::{ContinuousCDF, StudentsT};
+        for df in 1..500 {
+            let t = StudentsT::new(0.0, 1.0, df as f64)
+                .unwrap()
+                .inverse_cdf(0.975);
+            assert_eq!(t95(df).to_bits(), t.to_bits(), "df {df}");
+        }
     }
 
     /// The case: 20 games whose normal interval is 229.0 have a t interval of 244.6.

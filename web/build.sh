@@ -5,8 +5,8 @@
 #
 # Needs the wasm32-unknown-unknown target (`rustup target add wasm32-unknown-unknown`) and
 # wasm-bindgen-cli at the version Cargo.lock pins for wasm-bindgen (the script says which);
-# with `npm ci --prefix web` done, it also runs binaryen's wasm-opt, which brings the module
-# from about 1.9 MB to 1.4 MB at the same speed.
+# with `npm ci --prefix web` done, it also runs binaryen's wasm-opt -Oz, which brings the module
+# from about 2.0 MB to 1.48 MB at the same speed as -O3 (1.50 MB).
 set -euo pipefail
 if [ $# -ne 1 ]; then
     echo "usage: web/build.sh DIR" >&2
@@ -34,7 +34,7 @@ wasm-bindgen --target web --no-typescript --out-dir "$out" \
 wasm_opt="$root/web/node_modules/.bin/wasm-opt"
 if [ -x "$wasm_opt" ]; then
     # The features Rust's wasm32 target uses; wasm-opt's own defaults would turn more on.
-    "$wasm_opt" -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+    "$wasm_opt" -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
         --enable-mutable-globals --enable-multivalue --enable-reference-types \
         "$out/stacktune_web_bg.wasm" -o "$out/stacktune_web_bg.wasm"
 else

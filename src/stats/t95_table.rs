@@ -1,8 +1,8 @@
 //! Student's t two-sided 95 % quantiles (the 0.975 quantile) for 1 to 499 degrees of freedom,
-//! as bit patterns: statrs 0.19's `StudentsT::inverse_cdf(0.975)` computed on x86-64 Linux, so
-//! that a build whose libm differs (WebAssembly's) gives the same intervals, and with them the
-//! same best.toml. The test `t95_table_is_statrs` in stats/mod.rs checks every entry against
-//! statrs natively.
+//! as bit patterns: statrs 0.19's `StudentsT::inverse_cdf(0.975)` as it computed them on x86-64
+//! Linux (the intervals of every shipped run's best.toml), so that a build whose libm differs
+//! (WebAssembly's) gives the same intervals and the same best.toml, without statrs. The test
+//! `t_quantiles_match_published_values` checks entries against scipy's published values.
 
 /// `T95[df - 1]` is the quantile for `df` degrees of freedom.
 pub(super) static T95: [u64; 499] = [

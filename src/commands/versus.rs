@@ -12,7 +12,6 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Pairs played between two looks at an SPRT's verdict: a fixed number, so the verdict falls
 /// at the same game whatever the thread count.
@@ -38,13 +37,6 @@ pub struct VersusArgs {
     /// Worker threads (0 = one per core); each game with a bot runs its own bot process.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// A bot's thinking time a piece, in milliseconds of wall time before it is asked for
-    /// its move (weights files think by their search, in nodes, whatever the machine).
-    #[arg(long, default_value_t = 100)]
-    pub think_ms: u64,
-    /// Longest a bot may take to answer, beyond its thinking time, before it loses the game.
-    #[arg(long, default_value_t = 5_000)]
-    pub timeout_ms: u64,
     /// Sequential test: stop as soon as the first player is shown at least --elo1 better
     /// (H1) or no better than --elo0 (H0) at --alpha and --beta, or at --games.
     #[arg(long)]
@@ -120,12 +112,8 @@ pub struct SprtReport {
 pub fn run(args: VersusArgs) -> Result<()> {
     crate::tbp::client::survive_closed_pipes();
     let game = guideline(&args.game)?;
-    let (think, timeout) = (
-        Duration::from_millis(args.think_ms),
-        Duration::from_millis(args.timeout_ms),
-    );
-    let first = Entrant::parse(&game, &args.first, think, timeout)?;
-    let second = Entrant::parse(&game, &args.second, think, timeout)?;
+    let first = Entrant::parse(&game, &args.first)?;
+    let second = Entrant::parse(&game, &args.second)?;
     let sprt = args
         .sprt
         .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))

@@ -7,7 +7,7 @@ use crate::games::guideline::MATCH_PIECES;
 use crate::match_stats::{Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict};
 use crate::progress::{Mode, Progress};
 use crate::report_page::{ReplayPage, render_replays};
-use crate::versus::{Entrant, Game, pair_seeds, play_pairs, tally};
+use crate::versus::{Game, entrant, pair_seeds, play_pairs, tally};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -19,8 +19,9 @@ const SPRT_BATCH: u64 = 8;
 
 #[derive(clap::Args, Debug)]
 pub struct VersusArgs {
-    /// The first player: a guideline weights file (under its [search]), or `tbp:COMMAND`, a
-    /// bot speaking the Tetris Bot Protocol started with that command line.
+    /// The first player: a guideline weights file (under its [search]), `hand` (the
+    /// compiled-in hand-set weights), or `tbp:COMMAND`, a bot speaking the Tetris Bot Protocol
+    /// started with that command line.
     pub first: String,
     /// The second player, likewise.
     pub second: String,
@@ -112,8 +113,8 @@ pub struct SprtReport {
 pub fn run(args: VersusArgs) -> Result<()> {
     crate::tbp::client::survive_closed_pipes();
     let game = guideline(&args.game)?;
-    let first = Entrant::parse(&game, &args.first)?;
-    let second = Entrant::parse(&game, &args.second)?;
+    let first = entrant(&game, &args.first)?;
+    let second = entrant(&game, &args.second)?;
     let sprt = args
         .sprt
         .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))

@@ -12,46 +12,22 @@ pub mod brain;
 
 use crate::games::guideline::bot::BotSide;
 use crate::games::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seat, Seeds};
-use crate::games::guideline::{BOT_PREFIX, Guideline, OpponentKind};
+use crate::games::guideline::{Guideline, Opponent, OpponentKind};
 use crate::match_stats::{Outcome, Pentanomial, Trinomial};
 use crate::rng::{Purpose, stream};
 use crate::weights::WeightFile;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rayon::prelude::*;
-use std::path::Path;
 
-/// One of a match's two players: a name, and a weight set or a bot.
-#[derive(Clone, Debug)]
-pub struct Entrant {
-    pub name: String,
-    pub kind: OpponentKind,
-}
-
-impl Entrant {
-    /// `tbp:COMMAND` (a bot's command line) or the path of a guideline weights file; a bot is
-    /// started once here, so that one that cannot start is refused before any game.
-    pub fn parse(game: &Guideline, spec: &str) -> Result<Entrant> {
-        let kind = match spec.strip_prefix(BOT_PREFIX) {
-            Some(command) => {
-                let settings = game
-                    .bot(command)
-                    .map_err(|e| anyhow::anyhow!("player `{spec}`: {e}"))?;
-                BotSide::launch(&settings).map_err(|f| anyhow::anyhow!("player `{spec}`: {f}"))?;
-                OpponentKind::Bot(settings)
-            }
-            None => {
-                let file = WeightFile::load(Path::new(spec))?;
-                let player = game
-                    .player_of(&file)
-                    .with_context(|| format!("weights file {spec}"))?;
-                OpponentKind::Player(Box::new(player))
-            }
-        };
-        Ok(Entrant {
-            name: spec.to_string(),
-            kind,
-        })
+/// One of a match's two players by name, read as a run reads its opponents (a weights file,
+/// `hand` or `tbp:COMMAND`); a bot is started once here, so that one that cannot start is
+/// refused before any game.
+pub fn entrant(game: &Guideline, name: &str) -> Result<Opponent> {
+    let entrant = game.entrant("player", name, &|path| WeightFile::load(path))?;
+    if let OpponentKind::Bot(settings) = &entrant.kind {
+        BotSide::launch(settings).map_err(|f| anyhow::anyhow!("player `{name}`: {f}"))?;
     }
+    Ok(entrant)
 }
 
 /// One game of a match, from the first player's side.
@@ -73,8 +49,8 @@ pub fn pair_seeds(seed: u64, pair: u64) -> Seeds {
 /// Plays one game: `first` on the left when `first_left`, else on the right, on `seeds`.
 pub fn play_game(
     game: &Guideline,
-    first: &Entrant,
-    second: &Entrant,
+    first: &Opponent,
+    second: &Opponent,
     seeds: Seeds,
     first_left: bool,
     cap: u64,
@@ -99,8 +75,8 @@ pub fn play_game(
 /// game as it ends.
 pub fn play_pairs(
     game: &Guideline,
-    first: &Entrant,
-    second: &Entrant,
+    first: &Opponent,
+    second: &Opponent,
     seed: u64,
     pairs: std::ops::Range<u64>,
     cap: u64,

@@ -226,10 +226,22 @@ impl Guideline {
         })
     }
 
-    /// An opponent by name: `tbp:COMMAND` (a bot's command line), `hand` (the compiled-in hand-set weights) or a guideline weights
-    /// file, played under the file's own search.
+    /// An opponent of the tuned side by name; see [`Guideline::entrant`].
     pub fn opponent(
         &self,
+        name: &str,
+        load: &dyn Fn(&Path) -> Result<WeightFile>,
+    ) -> Result<Opponent> {
+        self.entrant("opponent", name, load)
+    }
+
+    /// A side of a match by name: `tbp:COMMAND` (a bot's command line), `hand` (the
+    /// compiled-in hand-set weights) or a guideline weights file under the file's own search.
+    /// `role` names the side in a refusal (`opponent` of a run, `player` of `versus`), so
+    /// both read the same names the same way.
+    pub fn entrant(
+        &self,
+        role: &str,
         name: &str,
         load: &dyn Fn(&Path) -> Result<WeightFile>,
     ) -> Result<Opponent> {
@@ -238,7 +250,7 @@ impl Guideline {
                 name: name.to_string(),
                 kind: OpponentKind::Bot(
                     self.bot(command)
-                        .map_err(|e| anyhow::anyhow!("opponent `{name}`: {e}"))?,
+                        .map_err(|e| anyhow::anyhow!("{role} `{name}`: {e}"))?,
                 ),
             });
         }
@@ -247,11 +259,11 @@ impl Guideline {
         } else {
             let file = load(Path::new(name)).map_err(|e| {
                 anyhow::anyhow!(
-                    "opponent `{name}` is neither `{HAND_NAME}` nor a readable weights file: {e:#}"
+                    "{role} `{name}` is neither `{HAND_NAME}` nor a readable weights file: {e:#}"
                 )
             })?;
             self.player_of(&file)
-                .map_err(|e| anyhow::anyhow!("opponent weights file {name}: {e}"))?
+                .map_err(|e| anyhow::anyhow!("{role} weights file {name}: {e}"))?
         };
         Ok(Opponent {
             name: name.to_string(),

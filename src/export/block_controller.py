@@ -96,7 +96,8 @@ class Block_Controller:  # noqa: N801 (the contest's name)
         self.failures = 0
 
     def position(self, status):
-        """The engine's position as a `stacktune.ContestTetris` game."""
+        """The engine's position as a `stacktune.ContestTetris` game, and the player for the
+        game the engine runs (its level and all-clear bonus)."""
         field, blocks = status["field_info"], status["block_info"]
         judge, debug = status["judge_info"], status["debug_info"]
         board = field["backboard"]
@@ -121,8 +122,7 @@ class Block_Controller:  # noqa: N801 (the contest's name)
         key = tuple(sorted(game.items()))
         if key not in self.players:
             self.players[key] = load_player(**game)
-        self.player = self.players[key]
-        return stacktune.ContestTetris.from_board(
+        position = stacktune.ContestTetris.from_board(
             rows_of(board),
             current=letter(current),
             next=previews,
@@ -133,10 +133,11 @@ class Block_Controller:  # noqa: N801 (the contest's name)
             all_clear=all_clear_scored(debug),
             failures=self.failures,
         )
+        return position, self.players[key]
 
     def GetNextMove(self, nextMove, GameStatus):  # noqa: N802, N803 (the contest's names)
-        game = self.position(GameStatus)  # chooses self.player too
-        move = self.player.choose(game)
+        game, player = self.position(GameStatus)
+        move = player.choose(game)
         strategy = nextMove["strategy"]
         if move is None:  # the game is over: nothing to choose
             return nextMove

@@ -2,7 +2,8 @@
 //! with 1 and with 2 threads: the work is split over (candidate, game) pairs, so 2 threads
 //! should give nearly twice the games per second. Two generations: solo Tetris games, and a
 //! self-play generation of versus matches (each candidate against the hand-set anchor and
-//! four of its peers), whose games vary in length far more.
+//! two of its peers under the versus run's 64-node search), whose games vary in length far
+//! more.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -79,7 +80,8 @@ fn generation(c: &mut Criterion) {
     group.finish();
 }
 
-const PEERS: usize = 4;
+const PEERS: usize = 2;
+const SELF_PLAY_CANDIDATES: usize = 8;
 
 fn self_play_generation(c: &mut Criterion) {
     let game = Guideline::new(Rules::default(), Mode::Versus);
@@ -90,7 +92,7 @@ fn self_play_generation(c: &mut Criterion) {
         .map(|n| file.weights.get(*n).copied().unwrap_or(0.0))
         .collect();
     let config = GaConfig {
-        population: 12,
+        population: SELF_PLAY_CANDIDATES,
         mutation_sigma: 0.02,
         ..GaConfig::default()
     };
@@ -122,12 +124,12 @@ fn self_play_generation(c: &mut Criterion) {
             generation: 0,
         },
         limits: EpisodeLimits {
-            max_moves: Some(400),
+            max_moves: Some(50),
         },
         threads,
     };
     let stop = AtomicBool::new(false);
-    let mut group = c.benchmark_group("generation_versus_12x5_opponents_x2_games");
+    let mut group = c.benchmark_group("generation_versus_8x3_opponents_x2_games");
     group.throughput(Throughput::Elements(candidates.len() as u64 * games));
     group.sample_size(10);
     for threads in [1, 2] {

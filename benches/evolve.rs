@@ -1,6 +1,9 @@
 //! Throughput of one generation's evaluation (every candidate plays the generation's games),
 //! with 1 and with 2 threads: the work is split over (candidate, game) pairs, so 2 threads
-//! should give nearly twice the games per second.
+//! should give nearly twice the games per second. Two generations: solo Tetris games, and a
+//! self-play generation of versus matches (each candidate against the hand-set anchor and
+//! two of its peers under the versus run's 64-node search), whose games vary in length far
+//! more.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -8,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use stacktune::backend::{Backend, Batch, GameData, Local, Streams};
 use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::GameSpec;
+use stacktune::games::guideline::{Guideline, Mode, rules::Rules};
 use stacktune::games::tetris::Tetris;
 use stacktune::progress::Progress;
 use stacktune::rng::Purpose;
@@ -76,5 +80,71 @@ fn generation(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, generation);
+const PEERS: usize = 2;
+const SELF_PLAY_CANDIDATES: usize = 8;
+
+fn self_play_generation(c: &mut Criterion) {
+    let game = Guideline::new(Rules::default(), Mode::Versus);
+    let file = WeightFile::parse(include_str!("../weights/versus/hand.toml")).unwrap();
+    let start: Vec<f64> = game
+        .feature_names()
+        .iter()
+        .map(|n| file.weights.get(*n).copied().unwrap_or(0.0))
+        .collect();
+    let config = GaConfig {
+        population: SELF_PLAY_CANDIDATES,
+        mutation_sigma: 0.02,
+        ..GaConfig::default()
+    };
+    let ga = GeneticAlgorithm::new(
+        config,
+        start.len(),
+        Some(&start),
+        &mut ChaCha8Rng::seed_from_u64(1),
+    );
+    let candidates = ga.ask().to_vec();
+    let mut data = GameData::new(&GameSpec {
+        game: Some("tetris".into()),
+        rules: Some("guideline".into()),
+        beam_width: Some(64),
+        nodes: Some(64),
+        opponents: vec!["hand".into()],
+        ..GameSpec::default()
+    })
+    .unwrap();
+    data.rivals = candidates[..PEERS].to_vec();
+    let games = 2 * (1 + PEERS as u64);
+    let batch = |threads| Batch {
+        game: data.clone(),
+        players: candidates.clone(),
+        games,
+        streams: Streams {
+            seed: 1,
+            purpose: Purpose::TrainingGames,
+            generation: 0,
+        },
+        limits: EpisodeLimits {
+            max_moves: Some(50),
+        },
+        threads,
+    };
+    let stop = AtomicBool::new(false);
+    let mut group = c.benchmark_group("generation_versus_8x3_opponents_x2_games");
+    group.throughput(Throughput::Elements(candidates.len() as u64 * games));
+    group.sample_size(10);
+    for threads in [1, 2] {
+        let batch = batch(threads);
+        group.bench_function(format!("{threads}_threads"), |b| {
+            b.iter(|| {
+                Local
+                    .play(&batch, &stop, &Progress::hidden())
+                    .unwrap()
+                    .unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, generation, self_play_generation);
 criterion_main!(benches);

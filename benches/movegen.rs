@@ -47,7 +47,7 @@ fn movegen(c: &mut Criterion) {
 
 /// Positions of both sides every fifth piece of six matches between the hand-set weights.
 fn versus_positions(game: &Guideline) -> Vec<Side> {
-    let hand = game.opponent("hand", &|_| unreachable!()).unwrap().player;
+    let hand = game.hand();
     let mut sides = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {

@@ -173,6 +173,7 @@ mod tests {
             validation: None,
             best_weights: vec![-0.6, -0.8],
             sigma: None,
+            best_ci: None,
         };
         Checkpoint {
             next_generation: 2,

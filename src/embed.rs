@@ -59,7 +59,11 @@ pub fn weights_in_memory(spec: &GameSpec, weights: BTreeMap<String, f64>) -> Res
             GAME_NAMES.join(", ")
         );
     };
-    let file = WeightFile::in_memory(game, weights)?;
+    // Weights in memory are for the rules they are played by: they name no others.
+    let file = WeightFile {
+        rules: spec.rules.clone(),
+        ..WeightFile::in_memory(game, weights)?
+    };
     let any = spec.build()?;
     with_game!(&any, g => file.check_against(g.name(), g.feature_names()))?;
     Ok(file)

@@ -168,6 +168,14 @@ pub trait Game: Send + Sync {
     /// the next one), so a player may look one ply further.
     fn shows_next(&self, position: &Self::Position) -> bool;
 
+    /// The features of a move (not of the board it leaves) that a searched line banks as it
+    /// goes: a beam adds each move's value of them to the line, as it adds the points, so a
+    /// line still counts a T-spin three moves back when it values its last board (versus
+    /// Tetris). None by default: a line banks its points alone.
+    fn banked_features(&self) -> FeatureMask {
+        0
+    }
+
     /// The features that count what a move, or a searched line of moves, fired and scored
     /// rather than the position it left: a search that values lines by what they fire
     /// (`--fired`) weighs only these. None for a game without chains.

@@ -27,6 +27,9 @@ pub struct HistoryRow {
     /// history predates it and keeps its bytes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sigma: Option<f64>,
+    /// Match fitness: the half-width of the best candidate's rating's 95 % interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_ci: Option<f64>,
 }
 
 /// `history.csv`: one row per generation, the best weights by name.
@@ -54,6 +57,11 @@ pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> 
     if sigma {
         header.push("sigma".into());
     }
+    // A rating's interval is a column of match runs.
+    let best_ci = rows.iter().any(|r| r.best_ci.is_some());
+    if best_ci {
+        header.push("best_ci".into());
+    }
     header.extend(features.iter().cloned());
     w.write_record(&header)?;
     for r in rows {
@@ -68,6 +76,9 @@ pub fn history_csv(features: &[String], rows: &[HistoryRow]) -> Result<Vec<u8>> 
         ];
         if sigma {
             record.push(r.sigma.map(|v| v.to_string()).unwrap_or_default());
+        }
+        if best_ci {
+            record.push(r.best_ci.map(|v| v.to_string()).unwrap_or_default());
         }
         record.extend(r.best_weights.iter().map(|x| x.to_string()));
         w.write_record(&record)?;

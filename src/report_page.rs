@@ -52,6 +52,10 @@ pub struct RunPage<'a> {
     pub play_command: String,
     /// What a game's score counts ("lines", "score").
     pub measure: &'static str,
+    /// A match run's fitness is a rating read against this anchor (or, without anchors, the
+    /// generation's mean), not a mean score; left out of the page's data otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<String>,
     pub generations: u64,
     pub features: &'a [String],
     pub history: &'a [HistoryRow],

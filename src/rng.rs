@@ -24,6 +24,8 @@ pub enum Purpose {
     Pieces = 4,
     /// Guideline Tetris: the hole columns of one side's garbage rows.
     Garbage = 5,
+    /// Match fitness: which peers of its generation the candidates meet.
+    Schedule = 6,
 }
 
 /// The stream for (seed, purpose, generation), index `index`.

@@ -62,6 +62,10 @@ pub struct SearchSettings {
     /// scores these points (`--fired`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fired: Option<u32>,
+    /// An anytime beam: it widens (1, 2, 4, ... up to `beam_width`) while its searches stay
+    /// within this many expansions a move (`--nodes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
 }
 
 impl WeightFile {
@@ -97,6 +101,17 @@ impl WeightFile {
             )?;
             if search.fired.is_some() && search.samples.is_none() {
                 bail!("[search] fired values a sampled beam's moves; give samples too");
+            }
+            match search.nodes {
+                Some(0) => {
+                    bail!("[search] nodes 0 leaves the search nothing to spend; give 1 or more")
+                }
+                Some(_) if search.samples.is_some() => {
+                    bail!(
+                        "[search] nodes makes the beam an anytime search; it is not for a sampled beam (samples)"
+                    )
+                }
+                _ => {}
             }
             if search.samples.is_some() || search.unseen.is_some() {
                 if search.depth.is_some() {
@@ -281,6 +296,7 @@ mod tests {
                 samples: None,
                 unseen: None,
                 fired: None,
+                nodes: None,
             }),
             weights,
             meta,
@@ -350,8 +366,14 @@ mod tests {
             samples: None,
             unseen: None,
             fired: None,
+            nodes: None,
         };
         assert_eq!(file.search, Some(search));
+        let anytime = with("beam_width = 64\nnodes = 400")
+            .unwrap()
+            .search
+            .unwrap();
+        assert_eq!((anytime.beam_width, anytime.nodes), (64, Some(400)));
         let errors = [
             (
                 "beam_width = 0",
@@ -364,7 +386,15 @@ mod tests {
             ("depth = 3", "line 2, column 1: missing field `beam_width`"),
             (
                 "beam_width = 8\nwidth = 3",
-                "line 4, column 1: unknown field `width`, expected one of `beam_width`, `depth`, `samples`, `unseen`, `fired`",
+                "line 4, column 1: unknown field `width`, expected one of `beam_width`, `depth`, `samples`, `unseen`, `fired`, `nodes`",
+            ),
+            (
+                "beam_width = 8\nnodes = 0",
+                "[search] nodes 0 leaves the search nothing to spend; give 1 or more",
+            ),
+            (
+                "beam_width = 8\nsamples = 2\nnodes = 9",
+                "[search] nodes makes the beam an anytime search; it is not for a sampled beam (samples)",
             ),
             (
                 "beam_width = -1",

@@ -693,7 +693,7 @@ fn bad_settings_get_one_line() {
     );
     assert_one_line_error(
         &tetris,
-        "--opponent is a connect setting; tetris does not use it",
+        "--opponent is a connect or guideline tetris (--rules guideline) setting; tetris does not use it",
     );
     let hall = run_in(
         dir.path(),
@@ -710,7 +710,7 @@ fn bad_settings_get_one_line() {
     );
     assert_one_line_error(
         &hall,
-        "hall_of_fame needs a two-player game; tetris is played alone",
+        "hall_of_fame needs a two-player game; tetris (research 10x10, uniform pieces) is played alone",
     );
     let accuracy = run_in(dir.path(), &["solve-connect", "--accuracy", "nobody"]);
     assert_one_line_error(&accuracy, "opponent `nobody` is neither");

@@ -307,7 +307,7 @@ fn move_generation_equals_the_plain_search_on_random_boards() {
 #[test]
 fn move_generation_equals_the_plain_search_on_boards_from_matches() {
     let game = Guideline::new(Rules::default(), Mode::Versus);
-    let hand = game.opponent("hand", &|_| unreachable!()).unwrap().player;
+    let hand = game.hand();
     let mut boards = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {
@@ -654,10 +654,7 @@ fn solo_modes_score_the_hand_set_weights_games() {
     ];
     for (mode, scores, pieces) in cases {
         let game = Guideline::new(Rules::default(), mode);
-        let hand = Guideline::new(Rules::default(), Mode::Versus)
-            .opponent("hand", &|_| unreachable!())
-            .unwrap()
-            .player;
+        let hand = Guideline::new(Rules::default(), Mode::Versus).hand();
         for i in 0..2 {
             let limits = EpisodeLimits { max_moves: None };
             let r = game.episode(&hand, i, game_stream(1, i), limits, &mut |_, _| {});

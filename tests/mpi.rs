@@ -131,6 +131,25 @@ fn a_connect_run_with_a_weights_file_opponent_and_a_hall_of_fame_is_the_same_on_
     assert_same_run(dir.path(), "plain", "ranks-3");
 }
 
+/// A self-play run ([matches]): peers, hall of fame and anchor cross as rivals, the ratings
+/// are fitted on rank 0 to the gathered results.
+#[test]
+fn a_self_play_run_is_the_same_on_two_and_three_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "name = \"selfplay\"\nseed = 3\ngenerations = 2\ngames = 2\nmax_pieces = 40\n\
+         validation_games = 4\nvalidate_every = 2\nfinal_games = 4\nvalidation_max_pieces = 40\n\
+         hall_of_fame = 1\n\n[game]\ngame = \"tetris\"\nrules = \"guideline\"\nbeam_width = 4\n\
+         opponents = [\"hand\"]\n\n[matches]\npeers = 3\n\n[optimizer]\nkind = \"cmaes\"\n\n\
+         [cmaes]\npopulation = 5\nsigma0 = 0.1\n";
+    fs::write(dir.path().join("run.config.toml"), config).unwrap();
+    success(run_in(dir.path(), &evolve_args("plain")));
+    for k in [2, 3] {
+        let out = format!("ranks-{k}");
+        success(output(mpirun(dir.path(), k, &evolve_args(&out))));
+        assert_same_run(dir.path(), "plain", &out);
+    }
+}
+
 #[test]
 fn play_on_three_ranks_reports_the_plain_figures() {
     let dir = tempfile::tempdir().unwrap();

@@ -159,14 +159,27 @@ fn connect_progress_goes_to_standard_error_and_quiet_silences_it() {
 
 #[test]
 fn time_limits_must_be_positive_seconds() {
-    for bad in ["0", "-1", "nan", "soon"] {
+    for (bad, why) in [
+        (
+            "0",
+            "invalid value '0' for '--time-limit <SECONDS>': must be more than 0 seconds",
+        ),
+        (
+            "-1",
+            "--time-limit -1 is out of range: it cannot be negative",
+        ),
+        (
+            "nan",
+            "invalid value 'nan' for '--time-limit <SECONDS>': must be more than 0 seconds",
+        ),
+        (
+            "soon",
+            "invalid value 'soon' for '--time-limit <SECONDS>': `soon` is not a number",
+        ),
+    ] {
         let out = run(&["solve-connect", "4", &format!("--time-limit={bad}")]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
-        assert!(
-            stderr(&out).contains("invalid value") && stderr(&out).contains("--time-limit"),
-            "{}",
-            stderr(&out)
-        );
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
     }
     let out = run(&["solve-connect", "--accuracy", "random", "--time-limit", "5"]);
     assert!(

@@ -83,6 +83,18 @@ fn a_weights_file_behind_tbp_plays_as_the_file_itself() {
 }
 
 #[test]
+fn hand_names_the_compiled_in_hand_set_weights() {
+    // `hand`, as a run names its opponent, is the shipped file itself: the same games.
+    let flags = ["--games", "6", "--seed", "12", "--json", "--quiet"];
+    let file = json(&run(&[&["versus", HAND, HAND], &flags[..]].concat()));
+    let named = json(&run(&[&["versus", "hand", HAND], &flags[..]].concat()));
+    assert_eq!(named["first"], "hand");
+    for field in ["wins", "draws", "losses", "pairs", "pieces", "endings"] {
+        assert_eq!(file[field], named[field], "{field}");
+    }
+}
+
+#[test]
 fn sprt_rejects_a_player_that_is_not_better() {
     let report = versus(&[
         "--sprt",

@@ -170,6 +170,11 @@ impl PyPlayer {
                 PyConnect::made(State::new(Arc::new(g.clone()), seed), recipe()?),
             )?
             .into_any(),
+            AnyGame::Guideline(_) => {
+                return Err(PyValueError::new_err(
+                    "new_game: guideline Tetris has no game object in Python; play its weights with stacktune.play, or in matches with the versus command",
+                ));
+            }
         })
     }
 

@@ -127,7 +127,7 @@ BAD = [
     ("stacktune.Tetris().play(2**70)", ValueError, "action 1180591620717411303424 is out of range: this game's actions are 0..40"),
     ("stacktune.Tetris.from_board(np.full((4, 4), 7), 'T')", ValueError, "board row 0, column 0: cell 7 is out of range 0..2"),
     ("stacktune.Tetris.from_board(3, 'T')", TypeError, "a board is a list of row strings (top row first) or a 2-D array of cell numbers, not int"),
-    ("stacktune.play(weights=W, games=-1)", ValueError, "invalid value '-1' for games=: invalid digit found in string"),
+    ("stacktune.play(weights=W, games=-1)", ValueError, "games= -1 is out of range: it cannot be negative"),
     ("stacktune.play(weights=W, wdith=6)", TypeError, "play() got an unexpected keyword argument 'wdith'"),
     ("stacktune.play(weights=W, width='six')", TypeError, "play() keyword 'width' takes an int, not str"),
     ("stacktune.play(weights=W, width=None)", TypeError, "play() keyword 'width' takes an int, not NoneType"),

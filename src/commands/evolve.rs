@@ -121,33 +121,7 @@ impl EvolveArgs {
                 }
             };
         }
-        c.game.width = g.width.or(c.game.width);
-        c.game.height = g.height.or(c.game.height);
-        c.game.rules = g.rules.clone().or(c.game.rules.clone());
-        c.game.fitness = g.fitness.clone().or(c.game.fitness.clone());
-        c.game.colours = g.colours.or(c.game.colours);
-        c.game.inarow = g.inarow.or(c.game.inarow);
-        c.game.depth = g.depth.or(c.game.depth);
-        c.game.endgame = g.endgame.or(c.game.endgame);
-        c.game.beam_width = g.beam_width.or(c.game.beam_width);
-        c.game.samples = g.samples.or(c.game.samples);
-        c.game.unseen = g.unseen.or(c.game.unseen);
-        c.game.fired = g.fired.or(c.game.fired);
-        c.game.pairs_shown = g.pairs_shown.or(c.game.pairs_shown);
-        c.game.level = g.level.or(c.game.level);
-        c.game.turns = g.turns.or(c.game.turns);
-        c.game.splitting = g.splitting.or(c.game.splitting);
-        c.game.mode = g.mode.clone().or(c.game.mode.clone());
-        c.game.previews = g.previews.or(c.game.previews);
-        c.game.attack = g.attack.clone().or(c.game.attack.clone());
-        c.game.garbage_delay = g.garbage_delay.or(c.game.garbage_delay);
-        c.game.garbage_cap = g.garbage_cap.or(c.game.garbage_cap);
-        c.game.messiness = g.messiness.or(c.game.messiness);
-        c.game.no_hold |= g.no_hold;
-        c.game.no_lock_out |= g.no_lock_out;
-        if !g.opponents.is_empty() {
-            c.game.opponents = g.opponents.clone();
-        }
+        overlay(&mut c.game, g);
         for (setting, on, off) in [
             (&mut c.game.bag7, g.bag7, self.off.no_bag7),
             (
@@ -200,6 +174,41 @@ impl EvolveArgs {
             );
         }
         Ok(c.resolved())
+    }
+}
+
+/// The game flags given on the command line over the config's game settings: a flag given
+/// wins, one not given leaves the config's value.
+fn overlay(spec: &mut GameSpec, flags: &GameSpec) {
+    spec.width = flags.width.or(spec.width);
+    spec.height = flags.height.or(spec.height);
+    spec.rules = flags.rules.clone().or(spec.rules.clone());
+    spec.fitness = flags.fitness.clone().or(spec.fitness.clone());
+    spec.colours = flags.colours.or(spec.colours);
+    spec.inarow = flags.inarow.or(spec.inarow);
+    spec.depth = flags.depth.or(spec.depth);
+    spec.endgame = flags.endgame.or(spec.endgame);
+    spec.beam_width = flags.beam_width.or(spec.beam_width);
+    spec.samples = flags.samples.or(spec.samples);
+    spec.unseen = flags.unseen.or(spec.unseen);
+    spec.fired = flags.fired.or(spec.fired);
+    spec.nodes = flags.nodes.or(spec.nodes);
+    spec.pairs_shown = flags.pairs_shown.or(spec.pairs_shown);
+    spec.level = flags.level.or(spec.level);
+    spec.turns = flags.turns.or(spec.turns);
+    spec.splitting = flags.splitting.or(spec.splitting);
+    spec.mode = flags.mode.clone().or(spec.mode.clone());
+    spec.previews = flags.previews.or(spec.previews);
+    spec.attack = flags.attack.clone().or(spec.attack.clone());
+    spec.garbage_delay = flags.garbage_delay.or(spec.garbage_delay);
+    spec.garbage_cap = flags.garbage_cap.or(spec.garbage_cap);
+    spec.messiness = flags.messiness.or(spec.messiness);
+    spec.think_ms = flags.think_ms.or(spec.think_ms);
+    spec.timeout_ms = flags.timeout_ms.or(spec.timeout_ms);
+    spec.no_hold |= flags.no_hold;
+    spec.no_lock_out |= flags.no_lock_out;
+    if !flags.opponents.is_empty() {
+        spec.opponents = flags.opponents.clone();
     }
 }
 

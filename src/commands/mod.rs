@@ -52,6 +52,7 @@ pub(crate) fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> 
                 && spec.samples.is_none()
                 && spec.unseen.is_none()
                 && spec.fired.is_none()
+                && spec.nodes.is_none()
         }) {
             if file.game == "connect" {
                 anyhow::bail!(
@@ -64,6 +65,7 @@ pub(crate) fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> 
             spec.samples = search.samples;
             spec.unseen = search.unseen;
             spec.fired = search.fired;
+            spec.nodes = search.nodes;
         }
     }
     match &spec.rules {

@@ -7,12 +7,11 @@ use crate::games::guideline::MATCH_PIECES;
 use crate::match_stats::{Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict};
 use crate::progress::{Mode, Progress};
 use crate::report_page::{ReplayPage, render_replays};
-use crate::versus::{Entrant, Game, pair_seeds, play_pairs, tally};
+use crate::versus::{Game, entrant, pair_seeds, play_pairs, tally};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Pairs played between two looks at an SPRT's verdict: a fixed number, so the verdict falls
 /// at the same game whatever the thread count.
@@ -20,8 +19,9 @@ const SPRT_BATCH: u64 = 8;
 
 #[derive(clap::Args, Debug)]
 pub struct VersusArgs {
-    /// The first player: a guideline weights file (under its [search]), or `tbp:COMMAND`, a
-    /// bot speaking the Tetris Bot Protocol started with that command line.
+    /// The first player: a guideline weights file (under its [search]), `hand` (the
+    /// compiled-in hand-set weights), or `tbp:COMMAND`, a bot speaking the Tetris Bot Protocol
+    /// started with that command line.
     pub first: String,
     /// The second player, likewise.
     pub second: String,
@@ -38,13 +38,6 @@ pub struct VersusArgs {
     /// Worker threads (0 = one per core); each game with a bot runs its own bot process.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// A bot's thinking time a piece, in milliseconds of wall time before it is asked for
-    /// its move (weights files think by their search, in nodes, whatever the machine).
-    #[arg(long, default_value_t = 100)]
-    pub think_ms: u64,
-    /// Longest a bot may take to answer, beyond its thinking time, before it loses the game.
-    #[arg(long, default_value_t = 5_000)]
-    pub timeout_ms: u64,
     /// Sequential test: stop as soon as the first player is shown at least --elo1 better
     /// (H1) or no better than --elo0 (H0) at --alpha and --beta, or at --games.
     #[arg(long)]
@@ -120,12 +113,8 @@ pub struct SprtReport {
 pub fn run(args: VersusArgs) -> Result<()> {
     crate::tbp::client::survive_closed_pipes();
     let game = guideline(&args.game)?;
-    let (think, timeout) = (
-        Duration::from_millis(args.think_ms),
-        Duration::from_millis(args.timeout_ms),
-    );
-    let first = Entrant::parse(&game, &args.first, think, timeout)?;
-    let second = Entrant::parse(&game, &args.second, think, timeout)?;
+    let first = entrant(&game, &args.first)?;
+    let second = entrant(&game, &args.second)?;
     let sprt = args
         .sprt
         .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))

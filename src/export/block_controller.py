@@ -43,13 +43,14 @@ SPAWN_CELLS = {
 }
 
 
-def load_player():
-    """The embedded weights as a `stacktune.Player` (which reads a file: a temporary one)."""
+def load_player(**flags):
+    """The embedded weights as a `stacktune.Player` for the game `flags` name (level,
+    all-clear bonus), which reads a file: a temporary one."""
     handle, path = tempfile.mkstemp(suffix=".toml")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(WEIGHTS_TOML)
-        return stacktune.Player(path)
+        return stacktune.Player(path, **flags)
     finally:
         os.remove(path)
 
@@ -89,12 +90,14 @@ class Block_Controller:  # noqa: N801 (the contest's name)
     """The contest's controller interface: `GetNextMove` fills `nextMove["strategy"]`."""
 
     def __init__(self):
-        self.player = load_player()
+        #: A player per game the engine runs (level, all-clear bonus), made when first met.
+        self.players = {}
         #: Failed spawns so far (game overs are the odd ones), as the engine counts them.
         self.failures = 0
 
     def position(self, status):
-        """The engine's position as a `stacktune.ContestTetris` game."""
+        """The engine's position as a `stacktune.ContestTetris` game, and the player for the
+        game the engine runs (its level and all-clear bonus)."""
         field, blocks = status["field_info"], status["block_info"]
         judge, debug = status["judge_info"], status["debug_info"]
         board = field["backboard"]
@@ -115,7 +118,11 @@ class Block_Controller:  # noqa: N801 (the contest's name)
         # Seed 0 deals the fixed cycle I L J T O S Z, which the search may count on; any other
         # seed's pieces are unknown beyond the previews, whichever seed stands for them.
         seed = 0 if int(debug.get("random_seed") or 0) == 0 else 1
-        return stacktune.ContestTetris.from_board(
+        game = dict(level=level, all_clear=all_clear_scored(debug))
+        key = tuple(sorted(game.items()))
+        if key not in self.players:
+            self.players[key] = load_player(**game)
+        position = stacktune.ContestTetris.from_board(
             rows_of(board),
             current=letter(current),
             next=previews,
@@ -126,9 +133,11 @@ class Block_Controller:  # noqa: N801 (the contest's name)
             all_clear=all_clear_scored(debug),
             failures=self.failures,
         )
+        return position, self.players[key]
 
     def GetNextMove(self, nextMove, GameStatus):  # noqa: N802, N803 (the contest's names)
-        move = self.player.choose(self.position(GameStatus))
+        game, player = self.position(GameStatus)
+        move = player.choose(game)
         strategy = nextMove["strategy"]
         if move is None:  # the game is over: nothing to choose
             return nextMove

@@ -97,6 +97,12 @@ pub struct GameSpec {
     #[arg(long, value_name = "POINTS")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fired: Option<u32>,
+    /// Search the beam of --beam-width as an anytime search: it widens (1, 2, 4, ... up to
+    /// --beam-width positions a ply) while its searches stay within NODES expansions a move,
+    /// so the budget is counted in nodes and a move is the same on any machine.
+    #[arg(long, value_name = "NODES")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
     /// Puyo: pairs the player sees, the one to place included (1 to 3; Tsu shows 3; default
     /// 1, 2 with --preview).
     #[arg(long)]
@@ -171,6 +177,16 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messiness: Option<f64>,
+    /// Guideline tetris: a bot opponent's (`tbp:COMMAND`) thinking time a piece, in
+    /// milliseconds of wall time before it is asked for its move (default 100).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub think_ms: Option<u64>,
+    /// Guideline tetris: how long a bot opponent may take to answer beyond its thinking time
+    /// before it loses the game, in milliseconds (default 5,000).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
     /// Guideline tetris: a piece locking wholly above the visible 20 rows does not lose.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -217,7 +233,7 @@ impl Ruleset {
             .iter()
             .filter_map(|&r| match r {
                 Ruleset::Research if both => Some("tetris"),
-                Ruleset::Contest if both => None,
+                Ruleset::Contest | Ruleset::Guideline if both => None,
                 Ruleset::Research => Some("research tetris"),
                 Ruleset::Contest => Some("contest tetris (--rules contest)"),
                 Ruleset::Guideline => Some("guideline tetris (--rules guideline)"),
@@ -251,6 +267,11 @@ impl GameSpec {
         let name = self.name();
         if (self.samples.is_some() || self.unseen.is_some()) && self.beam_width.is_none() {
             bail!("--samples and --unseen set a sampled beam for {name}; give --beam-width too");
+        }
+        if self.nodes.is_some() && (self.beam_width.is_none() || self.samples.is_some()) {
+            bail!(
+                "--nodes makes the beam of --beam-width an anytime search; give --beam-width (and no --samples)"
+            );
         }
         if self.fired.is_some() && self.samples.is_none() {
             bail!("--fired values a sampled beam's moves; give --beam-width and --samples too");
@@ -286,7 +307,17 @@ impl GameSpec {
             (depth, Some(width)) => {
                 let depth = depth.unwrap_or(MAX_BEAM_DEPTH);
                 check_beam(depth, width, ("--depth", "--beam-width"))?;
-                Ok(Search::Beam { depth, width })
+                Ok(match self.nodes {
+                    Some(0) => {
+                        bail!("--nodes 0 leaves the search nothing to spend; give 1 or more")
+                    }
+                    Some(nodes) => Search::Anytime {
+                        depth,
+                        width,
+                        nodes,
+                    },
+                    None => Search::Beam { depth, width },
+                })
             }
         }
     }
@@ -350,6 +381,9 @@ impl GameSpec {
         if let Some(n) = self.fired {
             s += &format!(" --fired {n}");
         }
+        if let Some(n) = self.nodes {
+            s += &format!(" --nodes {n}");
+        }
         if let Some(n) = self.pairs_shown {
             s += &format!(" --pairs-shown {n}");
         }
@@ -382,6 +416,12 @@ impl GameSpec {
         }
         if let Some(m) = self.messiness {
             s += &format!(" --messiness {m}");
+        }
+        if let Some(t) = self.think_ms {
+            s += &format!(" --think-ms {t}");
+        }
+        if let Some(t) = self.timeout_ms {
+            s += &format!(" --timeout-ms {t}");
         }
         for o in &self.opponents {
             s += &format!(" --opponent {o}");
@@ -417,7 +457,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 30] = [
+        let settings: [(&str, bool, &[Ruleset]); 32] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -451,6 +491,8 @@ impl GameSpec {
             ("--garbage-cap", self.garbage_cap.is_some(), &[Guideline]),
             ("--messiness", self.messiness.is_some(), &[Guideline]),
             ("--no-lock-out", self.no_lock_out, &[Guideline]),
+            ("--think-ms", self.think_ms.is_some(), &[Guideline]),
+            ("--timeout-ms", self.timeout_ms.is_some(), &[Guideline]),
             ("--bag7", self.bag7, &[Research]),
             ("--allow-topout", self.allow_topout, &[Research, Puyo]),
             ("--preview", self.preview, &[Research, Puyo]),
@@ -498,7 +540,7 @@ impl GameSpec {
         };
         self.opponents
             .iter()
-            .filter(|o| !agents.contains(&o.as_str()))
+            .filter(|o| !agents.contains(&o.as_str()) && !o.starts_with(guideline::BOT_PREFIX))
             .cloned()
             .collect()
     }

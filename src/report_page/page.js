@@ -130,23 +130,32 @@ const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
   "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
   "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363", "#9c9ede", "#cedb9c", "#e7ba52"];
 
+// A match score against the anchors as the logistic Elo difference it stands for (clamped
+// as the program clamps it), so held-out scores share a rating run's axis.
+function eloOf(score) {
+  if (score === null || score === undefined) return score;
+  const s = Math.min(0.999, Math.max(0.001, score));
+  return -400 * Math.log10(1 / s - 1);
+}
+
 function drawRunCharts(run) {
   const h = run.history;
   if (h.length === 0) return;
   const xs = h.map((r) => r.generation);
+  const held = run.rating ? eloOf : (v) => v;
   const levels = [];
   if (run.final_summary) {
-    levels.push({ name: "final best, held-out", y: run.final_summary.best.mean, colour: "#2ca02c" });
+    levels.push({ name: "final best, held-out", y: held(run.final_summary.best.mean), colour: "#2ca02c" });
   }
   if (run.final_summary && run.final_summary.baseline) {
-    levels.push({ name: "baseline, held-out", y: run.final_summary.baseline[1].mean, colour: "#d62728" });
+    levels.push({ name: "baseline, held-out", y: held(run.final_summary.baseline[1].mean), colour: "#d62728" });
   }
   lineChart(document.getElementById("fitness-chart"), xs, [
     { key: "best", name: "best", values: h.map((r) => r.best), colour: "#1f3f8f", dots: true },
     { key: "mean", name: "mean", values: h.map((r) => r.mean), colour: "#4a78c2" },
-    { key: "held-out", name: "held-out (best weights)", values: h.map((r) => r.validation), colour: "#e08a00", dots: true },
+    { key: "held-out", name: "held-out (best weights)", values: h.map((r) => held(r.validation)), colour: "#e08a00", dots: true },
   ], { name: "mean ± std", lo: h.map((r) => r.mean - r.std), hi: h.map((r) => r.mean + r.std) },
-  levels, run.measure + " per game", 1);
+  levels, run.rating ? `rating (Elo above ${run.rating.replace(/`/g, "")})` : run.measure + " per game", 1);
   lineChart(document.getElementById("weights-chart"), xs, run.features.map((name, f) => ({
     key: "w-" + name, name, values: h.map((r) => r.best_weights[f]), colour: PALETTE[f % PALETTE.length], width: 1.5,
   })), null, [], "weight (unit vector)", 3);

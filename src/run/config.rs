@@ -3,10 +3,10 @@
 //! A run is a function of its config (which holds the seed), so this is the one place that
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
+use super::match_fitness::MatchSettings;
 use crate::fsutil::clean;
 use crate::game::EpisodeLimits;
 use crate::games::GameSpec;
-use crate::games::connect::agents::Opponent;
 use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS};
 use crate::rng::{Purpose, stream};
 use crate::toml_error::toml_error;
@@ -58,6 +58,11 @@ pub struct RunConfig {
     /// the fixed pool alone (0 = none).
     #[serde(skip_serializing_if = "is_zero")]
     pub hall_of_fame: u64,
+    /// Two-player games: fitness from matches (against the generation's peers, the hall of
+    /// fame and the game's opponents as anchors), a rating fitted to them, instead of the mean
+    /// score against the opponents; `games` is then the games of each pairing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<MatchSettings>,
     /// Worker threads (0 = one per core). Results never depend on it.
     pub threads: usize,
     /// The game, its size and rules.
@@ -98,6 +103,7 @@ impl Default for RunConfig {
             validation_seed: 1_000_001,
             baseline: None,
             hall_of_fame: 0,
+            matches: None,
             threads: 0,
             game: GameSpec::default(),
             optimizer: OptimizerSpec::default(),
@@ -242,8 +248,9 @@ impl RunConfig {
         for path in [&mut self.init, &mut self.baseline].into_iter().flatten() {
             *path = f(path);
         }
+        let files = self.game.weight_files();
         for opponent in &mut self.game.opponents {
-            if !Opponent::NAMES.contains(&opponent.as_str()) {
+            if files.contains(opponent) {
                 *opponent = f(Path::new(opponent)).to_string_lossy().into_owned();
             }
         }
@@ -352,6 +359,17 @@ impl RunConfig {
         }
         if self.validate_every == 0 {
             bail!("validate_every must be at least 1");
+        }
+        if let Some(m) = &self.matches {
+            if m.peers == Some(0) {
+                bail!("[matches] peers must be at least 1 (leave it out for a round robin)");
+            }
+            if !(m.prior.is_finite() && m.prior > 0.0) {
+                bail!(
+                    "[matches] prior must be a positive number of virtual games, not {}",
+                    m.prior
+                );
+            }
         }
         if self.final_games < self.validation_games {
             bail!(

@@ -4,6 +4,7 @@
 
 use super::config::RunConfig;
 use super::executor::Evaluation;
+use super::match_fitness::Schedule;
 use crate::backend::{Backend, Batch, GameData, Streams};
 use crate::game::Game;
 use crate::progress::Progress;
@@ -40,13 +41,30 @@ impl<G: Game> Evaluation for GameEvaluation<'_, G> {
         let expand = |w: &[f64]| expand_to(self.indices, all, w);
         // Two-player games: the last generations' champions join the opponents.
         let champions = &history[history.len().saturating_sub(config.hall_of_fame as usize)..];
+        let mut rivals: Vec<Vec<f64>> = champions.iter().map(|r| expand(&r.best_weights)).collect();
+        let mut games = config.games;
+        let schedule = config.matches.as_ref().map(|m| {
+            let anchors = self.game.opponents().len();
+            Schedule::new(
+                m,
+                config.seed,
+                generation,
+                candidates.len(),
+                anchors,
+                rivals.len(),
+            )
+        });
+        if let Some(s) = &schedule {
+            rivals.extend(s.peers.iter().map(|&p| expand(&candidates[p])));
+            games *= s.opponents() as u64;
+        }
         let batch = Batch {
             game: GameData {
-                rivals: champions.iter().map(|r| expand(&r.best_weights)).collect(),
+                rivals,
                 ..self.data.clone()
             },
             players: candidates.iter().map(|w| expand(w)).collect(),
-            games: config.games,
+            games,
             streams: Streams {
                 seed: config.seed,
                 purpose: Purpose::TrainingGames,
@@ -55,8 +73,13 @@ impl<G: Game> Evaluation for GameEvaluation<'_, G> {
             limits: config.limits(),
             threads: config.threads,
         };
-        let results = self.backend.play(&batch, self.stop, progress)?;
-        Ok(results.map(|results| Scores::of(&results, config.games)))
+        let Some(results) = self.backend.play(&batch, self.stop, progress)? else {
+            return Ok(None);
+        };
+        Ok(Some(match (&schedule, &config.matches) {
+            (Some(s), Some(m)) => s.rate(&results, games, m.prior)?,
+            _ => Scores::of(&results, games),
+        }))
     }
 
     fn validate(&mut self, weights: &[f64]) -> Result<f64> {

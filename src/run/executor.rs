@@ -164,13 +164,15 @@ impl Executor<'_> {
     ) -> Result<HistoryRow> {
         let optimizer = &self.checkpoint.optimizer;
         let summary = Summary::of(&scores.fitness);
+        let best = rank(&scores.fitness)[0];
+        let best_ci = scores.intervals.get(best).copied();
         let (best_weights, sigma) = match optimizer.mean() {
             Some(mut mean) => {
                 // Unit length, as the candidates are.
                 normalise(&mut mean);
                 (mean, Some(optimizer.sigma()))
             }
-            None => (optimizer.ask()[rank(&scores.fitness)[0]].clone(), None),
+            None => (optimizer.ask()[best].clone(), None),
         };
         let validation = match validate {
             true => Some(evaluation.validate(&best_weights)?),
@@ -187,6 +189,7 @@ impl Executor<'_> {
             validation,
             best_weights,
             sigma,
+            best_ci,
         })
     }
 }

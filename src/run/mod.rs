@@ -14,6 +14,7 @@ mod evaluation;
 mod executor;
 mod files;
 pub mod hosted;
+pub mod match_fitness;
 mod observers;
 pub mod page;
 mod stepped;
@@ -43,6 +44,7 @@ use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use evaluation::{GameEvaluation, expand_to, held_out};
 use executor::Executor;
+use match_fitness::Schedule;
 use observers::{Display, HistoryFile, Plots, Timings};
 use page::ReportPage;
 use std::collections::BTreeMap;
@@ -187,11 +189,17 @@ impl<'a, G: Game> Setup<'a, G> {
             ),
         )?;
         let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
-        if config.hall_of_fame > 0 && game.with_rivals(&[]).is_none() {
-            bail!(
-                "hall_of_fame needs a two-player game; {} is played alone",
-                game.name()
-            );
+        for (asked, setting) in [
+            (config.hall_of_fame > 0, "hall_of_fame"),
+            (config.matches.is_some(), "[matches]"),
+        ] {
+            if asked && game.with_rivals(&[]).is_none() {
+                bail!(
+                    "{setting} needs a two-player game; {} ({}) is played alone",
+                    game.name(),
+                    game.rules()
+                );
+            }
         }
         let baseline = match &config.baseline {
             Some(path) => {
@@ -397,7 +405,19 @@ fn run_generations<G: Replayable>(
         // Reborrowed for the loop's lifetime.
         driver: driver.map(|d| d as &mut dyn Driver),
     };
-    let games_progress = |g, candidates| display.games(g, candidates * config.games);
+    // A match run's candidates play every opponent of their schedule.
+    let anchors = setup.game.opponents().len();
+    let games_progress = |g: u64, candidates: u64| {
+        let per = match &config.matches {
+            Some(m) => {
+                let hall = g.min(config.hall_of_fame) as usize;
+                let schedule = Schedule::new(m, config.seed, g, candidates as usize, anchors, hall);
+                schedule.opponents() as u64 * config.games
+            }
+            None => config.games,
+        };
+        display.games(g, candidates * per)
+    };
     executor.run(
         &mut evaluation,
         &mut [

@@ -57,8 +57,19 @@ impl<G: Replayable> ReportPage<'_, G> {
                 let names = game.feature_names();
                 let weights = expand_to(self.indices, names.len(), &row.best_weights);
                 let player = Player::new(LinearPlayer::from_vector(names, &weights)?, self.search);
+                // A match run's page also shows its best against the best before it: one
+                // more game, after those against the anchors.
+                let previous = config.matches.as_ref().and_then(|_| {
+                    history
+                        .iter()
+                        .rev()
+                        .find(|r| r.best_weights != row.best_weights)
+                });
+                let with_previous = previous.and_then(|r| {
+                    game.with_rivals(&[expand_to(self.indices, names.len(), &r.best_weights)])
+                });
                 let replays = record_games(
-                    game,
+                    with_previous.as_ref().unwrap_or(game),
                     &player,
                     config.validation_seed,
                     config.validation_limits(),
@@ -71,7 +82,15 @@ impl<G: Replayable> ReportPage<'_, G> {
                 let frames = game.text_frames(&weights, config.validation_seed, cap);
                 // A host's frames may be where the interrupt landed.
                 match replays {
-                    Some(replays) if !self.stop.load(Ordering::SeqCst) => (replays, frames),
+                    Some(mut replays) if !self.stop.load(Ordering::SeqCst) => {
+                        if let (Some(r), Some(last)) = (previous, replays.last_mut()) {
+                            last.versus = Some(format!(
+                                "left: the best of generation {}, right: the best before it (generation {})",
+                                row.generation, r.generation
+                            ));
+                        }
+                        (replays, frames)
+                    }
                     _ => return Ok(false),
                 }
             }
@@ -90,6 +109,11 @@ impl<G: Replayable> ReportPage<'_, G> {
             ),
             play_command,
             measure: game.score_name(),
+            rating: config.matches.as_ref().map(|_| {
+                game.opponents()
+                    .first()
+                    .map_or("the generation's mean".to_string(), |a| format!("`{a}`"))
+            }),
             generations: config.generations,
             features: self.features,
             history,

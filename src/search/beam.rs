@@ -4,6 +4,24 @@ use super::lookahead::lookahead;
 use crate::eval::LinearPlayer;
 use crate::game::Game;
 
+/// What a move adds to its line's bank: its points, weighted as the weights weigh the game's
+/// points feature, and its value of the features the game banks ([`Game::banked_features`]).
+struct Bank<'a> {
+    eval: &'a LinearPlayer,
+    points_weight: f64,
+    moves: crate::game::FeatureMask,
+}
+
+impl Bank<'_> {
+    fn of(&self, outcome: &crate::game::Outcome, features: &crate::game::FeatureValues) -> f64 {
+        let points = self.points_weight * outcome.points;
+        match self.moves {
+            0 => points,
+            mask => points + self.eval.score_within(mask, features),
+        }
+    }
+}
+
 /// One position the beam keeps: the first move that leads to it, the weighted points of the
 /// moves that led to it and its value.
 struct Node<G: Game> {
@@ -38,29 +56,38 @@ pub fn beam<G: Game>(
     depth: u32,
     width: usize,
 ) -> Option<G::Move> {
+    counted_beam(eval, game, position, depth, width).0
+}
+
+/// [`beam`], and how many positions it expanded (listed the moves of): what an anytime
+/// search spends.
+pub fn counted_beam<G: Game>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+    depth: u32,
+    width: usize,
+) -> (Option<G::Move>, u64) {
     if depth == 0 || width == 0 {
-        return lookahead(eval, game, position);
+        return (lookahead(eval, game, position), 1);
     }
+    let mut expanded = 1u64;
     let mask = eval.mask();
     let points_weight = game
         .points_feature()
         .and_then(|name| game.feature_names().iter().position(|f| *f == name))
         .map_or(0.0, |i| eval.weight(i));
+    let bank = Bank {
+        eval,
+        points_weight,
+        moves: game.banked_features() & mask,
+    };
     let mut level: Vec<Node<G>> = Vec::with_capacity(width.min(4096));
     let mut next: Vec<Node<G>> = Vec::with_capacity(width.min(4096));
     let known = game.shows_next(position);
     game.for_each_move(position, mask, &mut |mv, after, outcome, features| {
         let root = (mv, level.len() as u32);
-        level.push(child(
-            eval,
-            root,
-            after,
-            known,
-            0.0,
-            points_weight,
-            outcome,
-            features,
-        ));
+        level.push(child(&bank, root, after, known, 0.0, outcome, features));
     });
     keep_best(&mut level, width);
     for _ in 1..depth {
@@ -77,14 +104,12 @@ pub fn beam<G: Game>(
                 continue;
             }
             let mut any = false;
+            expanded += 1;
             let known = game.shows_next(&node.position);
             game.for_each_move(&node.position, mask, &mut |_, after, outcome, features| {
                 any = true;
                 let (root, banked) = ((node.first, node.order), node.banked);
-                let weight = points_weight;
-                next.push(child(
-                    eval, root, after, known, banked, weight, outcome, features,
-                ));
+                next.push(child(&bank, root, after, known, banked, outcome, features));
             });
             if !any {
                 // No move avoids the end: the line is lost at this ply.
@@ -104,12 +129,39 @@ pub fn beam<G: Game>(
         let best = level.len().min(SECOND_LOOK_LINES);
         let mut scratch = Vec::with_capacity(SECOND_LOOK_MOVES + 1);
         for node in level[..best].iter_mut() {
-            node.value = look_twice(eval, game, node, points_weight, &mut scratch);
+            node.value = look_twice(&bank, game, node, &mut scratch);
         }
         keep_best(&mut level, best);
     }
     // Sorted best first, equal values by first move.
-    level.first().map(|n| n.first)
+    (level.first().map(|n| n.first), expanded)
+}
+
+/// The first move of the widest [`beam`] (1, 2, 4, ... up to `max_width` positions a ply over
+/// `depth` plies)
+/// whose searches together stay within `nodes` expansions: an anytime search, stopped by a
+/// budget of nodes rather than of time, so its moves are the same on any machine and any
+/// load, and the budget is the knob a match turns. Each next beam is predicted to cost
+/// twice the last.
+pub fn anytime<G: Game>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+    depth: u32,
+    max_width: usize,
+    nodes: u64,
+) -> Option<G::Move> {
+    let (mut best, mut spent) = counted_beam(eval, game, position, depth, 1);
+    let mut last = spent;
+    let mut width = 1;
+    while spent + 2 * last <= nodes && width * 2 <= max_width {
+        width *= 2;
+        let (mv, cost) = counted_beam(eval, game, position, depth, width);
+        best = mv;
+        spent += cost;
+        last = cost;
+    }
+    best
 }
 
 /// How many of the best lines past the last piece shown look two pieces further, not one: the
@@ -169,12 +221,12 @@ fn look_once<G: Game>(
 /// piece after it ([`look_once`]). `scratch` holds those moves (value, points banked after
 /// them unless the move ended the game, position) so that no line allocates.
 fn look_twice<G: Game>(
-    eval: &LinearPlayer,
+    bank: &Bank,
     game: &G,
     node: &Node<G>,
-    points_weight: f64,
     scratch: &mut Vec<(f64, Option<f64>, G::Position)>,
 ) -> f64 {
+    let (eval, points_weight) = (bank.eval, bank.points_weight);
     if node.value == f64::NEG_INFINITY {
         return node.value;
     }
@@ -188,8 +240,7 @@ fn look_twice<G: Game>(
                 return;
             }
             // A move that ends the game is worth its own value: nothing comes after it.
-            let banked =
-                (!ends_line(outcome)).then_some(node.banked + points_weight * outcome.points);
+            let banked = (!ends_line(outcome)).then_some(node.banked + bank.of(outcome, features));
             // Equal values keep the earlier move first, as the beam does.
             let at = scratch
                 .iter()
@@ -213,14 +264,12 @@ fn look_twice<G: Game>(
 
 /// The node a move leads to; `known` says whether the game knows the piece placed after it,
 /// so whether the node can be expanded.
-#[allow(clippy::too_many_arguments)]
 fn child<G: Game>(
-    eval: &LinearPlayer,
+    bank: &Bank,
     (first, order): (G::Move, u32),
     after: &G::Position,
     known: bool,
     banked: f64,
-    points_weight: f64,
     outcome: &crate::game::Outcome,
     features: &crate::game::FeatureValues,
 ) -> Node<G> {
@@ -229,8 +278,8 @@ fn child<G: Game>(
         first,
         order,
         position: after.clone(),
-        banked: banked + points_weight * outcome.points,
-        value: line_value(eval, banked, points_weight, outcome, features),
+        banked: banked + bank.of(outcome, features),
+        value: line_value(bank.eval, banked, bank.points_weight, outcome, features),
         settled: ended || !known,
     }
 }

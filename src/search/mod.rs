@@ -10,7 +10,7 @@ mod lookahead;
 mod sampled_beam;
 
 pub use alpha_beta::alpha_beta;
-pub use beam::beam;
+pub use beam::{anytime, beam};
 pub use lookahead::{lookahead, one_ply};
 pub use sampled_beam::sampled_beam;
 // The beam's bounds live with the other bounds, below the weights files that check them.
@@ -44,6 +44,14 @@ pub enum Search {
         unseen: u32,
         fired: Option<u32>,
     },
+    /// A beam that widens (1, 2, 4, ... up to `width` positions a ply, over `depth` plies) while its
+    /// searches together stay within `nodes` expansions a move: an anytime search whose
+    /// budget is counted in nodes, so a move is the same on any machine (see [`anytime`]).
+    Anytime {
+        depth: u32,
+        width: usize,
+        nodes: u64,
+    },
     /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
     /// values are from the mover's side; from `endgame` empty cells on (0: never), only over
     /// the moves the game's solver proves keep the position's value
@@ -70,6 +78,11 @@ impl<G: Game> Policy<G> for Player {
             Search::OnePly => one_ply(&self.eval, game, position),
             Search::Lookahead => lookahead(&self.eval, game, position),
             Search::Beam { depth, width } => beam(&self.eval, game, position, depth, width),
+            Search::Anytime {
+                depth,
+                width,
+                nodes,
+            } => anytime(&self.eval, game, position, depth, width, nodes),
             Search::Sampled {
                 width,
                 samples,

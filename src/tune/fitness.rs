@@ -16,6 +16,9 @@ pub struct Scores {
     pub games: u64,
     /// Moves (pieces) played in all.
     pub moves: u64,
+    /// The half-width of each candidate's 95 % interval, when its fitness is a rating fitted
+    /// to matches; empty for a mean score.
+    pub intervals: Vec<f64>,
 }
 
 impl Scores {
@@ -32,6 +35,7 @@ impl Scores {
             fitness,
             games: results.len() as u64,
             moves: results.iter().map(|r| r.moves).sum(),
+            intervals: Vec::new(),
         }
     }
 }

@@ -5,10 +5,10 @@
 //! `play` and `new_piece`, and on `suggest` runs its search over what it has been shown: the
 //! same player, under the same search, that `play` and `versus` measure.
 
-use super::convert::{as_said, index, legal_move, side_of, tbp_move};
 use crate::game::Policy;
 use crate::games::guideline::Guideline;
 use crate::games::guideline::rules::Side;
+use crate::games::guideline::tbp::{as_said, index, legal_move, side_of, tbp_move};
 use crate::search::Player;
 use crate::tbp::bot::Brain;
 use crate::tbp::messages::{Info, Move, MoveInfo, Piece, Rules, Start, Suggestion};

@@ -8,118 +8,26 @@
 //! pairs are independent (the pentanomial statistics of fishtest and cutechess). A match
 //! between two weights files is a function of its seed, whatever the thread count.
 
-pub mod bot_side;
 pub mod brain;
-pub mod convert;
 
-use crate::games::guideline::matches::{
-    self, Contestant, MatchEnd, MatchRecord, PolicySide, Seeds,
-};
-use crate::games::guideline::rules::Side;
-use crate::games::guideline::{Guideline, Move};
+use crate::games::guideline::bot::BotSide;
+use crate::games::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seat, Seeds};
+use crate::games::guideline::{Guideline, Opponent, OpponentKind};
 use crate::match_stats::{Outcome, Pentanomial, Trinomial};
 use crate::rng::{Purpose, stream};
-use crate::search::Player;
 use crate::weights::WeightFile;
-use anyhow::{Context, Result};
-use bot_side::{BotSettings, BotSide};
+use anyhow::Result;
 use rayon::prelude::*;
-use std::path::Path;
 
-/// The prefix that makes a player spec a TBP bot's command line.
-pub const BOT_PREFIX: &str = "tbp:";
-
-/// One of a match's two players.
-#[derive(Clone, Debug)]
-pub enum Entrant {
-    /// A weights file under its search.
-    Weights { name: String, player: Box<Player> },
-    /// A TBP bot, launched afresh for each game.
-    Bot { name: String, settings: BotSettings },
-}
-
-impl Entrant {
-    /// `tbp:COMMAND` (a bot's command line) or the path of a guideline weights file.
-    pub fn parse(
-        game: &Guideline,
-        spec: &str,
-        think: std::time::Duration,
-        timeout: std::time::Duration,
-    ) -> Result<Entrant> {
-        if let Some(command) = spec.strip_prefix(BOT_PREFIX) {
-            let command = command
-                .parse()
-                .map_err(|e| anyhow::anyhow!("player `{spec}`: {e}"))?;
-            return Ok(Entrant::Bot {
-                name: spec.to_string(),
-                settings: BotSettings {
-                    command,
-                    think,
-                    timeout,
-                },
-            });
-        }
-        let file = WeightFile::load(Path::new(spec))?;
-        let player = game
-            .player_of(&file)
-            .with_context(|| format!("weights file {spec}"))?;
-        Ok(Entrant::Weights {
-            name: spec.to_string(),
-            player: Box::new(player),
-        })
+/// One of a match's two players by name, read as a run reads its opponents (a weights file,
+/// `hand` or `tbp:COMMAND`); a bot is started once here, so that one that cannot start is
+/// refused before any game.
+pub fn entrant(game: &Guideline, name: &str) -> Result<Opponent> {
+    let entrant = game.entrant("player", name, &|path| WeightFile::load(path))?;
+    if let OpponentKind::Bot(settings) = &entrant.kind {
+        BotSide::launch(settings).map_err(|f| anyhow::anyhow!("player `{name}`: {f}"))?;
     }
-
-    pub fn name(&self) -> &str {
-        match self {
-            Entrant::Weights { name, .. } | Entrant::Bot { name, .. } => name,
-        }
-    }
-}
-
-/// One side of one game, ready to play.
-enum Seat<'a> {
-    Weights(PolicySide<'a, Player>),
-    Bot(Box<BotSide>),
-    /// A bot that could not start: it loses at its first move with this reason.
-    Failed(String),
-}
-
-impl<'a> Seat<'a> {
-    fn take(entrant: &'a Entrant) -> Seat<'a> {
-        match entrant {
-            Entrant::Weights { player, .. } => Seat::Weights(PolicySide::new(player)),
-            Entrant::Bot { settings, .. } => match BotSide::launch(settings) {
-                Ok(bot) => Seat::Bot(Box::new(bot)),
-                Err(fault) => Seat::Failed(fault.to_string()),
-            },
-        }
-    }
-}
-
-impl Contestant for Seat<'_> {
-    fn sync(&mut self, game: &Guideline, side: &Side) -> Result<(), String> {
-        match self {
-            Seat::Weights(p) => p.sync(game, side),
-            Seat::Bot(b) => b.sync(game, side),
-            Seat::Failed(reason) => Err(reason.clone()),
-        }
-    }
-
-    fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String> {
-        match self {
-            Seat::Weights(p) => p.choose(game, side),
-            Seat::Bot(b) => b.choose(game, side),
-            Seat::Failed(reason) => Err(reason.clone()),
-        }
-    }
-
-    fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String> {
-        match self {
-            Seat::Weights(p) => p.played(game, mv, side),
-            Seat::Bot(b) => b.played(game, mv, side),
-            Seat::Failed(reason) => Err(reason.clone()),
-        }
-    }
+    Ok(entrant)
 }
 
 /// One game of a match, from the first player's side.
@@ -141,23 +49,18 @@ pub fn pair_seeds(seed: u64, pair: u64) -> Seeds {
 /// Plays one game: `first` on the left when `first_left`, else on the right, on `seeds`.
 pub fn play_game(
     game: &Guideline,
-    first: &Entrant,
-    second: &Entrant,
+    first: &Opponent,
+    second: &Opponent,
     seeds: Seeds,
     first_left: bool,
     cap: u64,
 ) -> (Outcome, MatchRecord) {
-    let (mut a, mut b) = (Seat::take(first), Seat::take(second));
+    let (mut a, mut b) = (Seat::take(&first.kind), Seat::take(&second.kind));
     let sides: [&mut dyn Contestant; 2] = match first_left {
         true => [&mut a, &mut b],
         false => [&mut b, &mut a],
     };
     let record = matches::play(game, sides, seeds, cap, &mut |_, _| {});
-    for seat in [&mut a, &mut b] {
-        if let Seat::Bot(bot) = seat {
-            bot.stop();
-        }
-    }
     let first_side = if first_left { 0 } else { 1 };
     let outcome = match &record.end {
         MatchEnd::Draw => Outcome::Draw,
@@ -172,8 +75,8 @@ pub fn play_game(
 /// game as it ends.
 pub fn play_pairs(
     game: &Guideline,
-    first: &Entrant,
-    second: &Entrant,
+    first: &Opponent,
+    second: &Opponent,
     seed: u64,
     pairs: std::ops::Range<u64>,
     cap: u64,

@@ -108,6 +108,9 @@ const HOLE_SHAPES: FeatureMask = range(CAVITY, 4);
 const COVERING: FeatureMask = 1 << COVERED | 1 << COVERED_SQ;
 const TSLOTS: FeatureMask = range(TSLOT, 3);
 
+/// What a move did, as a searched line banks it: its clear, its attack, a T wasted.
+pub const MOVE_FEATURES: FeatureMask = range(CLEAR, WASTED_T + 1 - CLEAR);
+
 /// Highest well depth counted: a well four deep takes a tetris.
 const MAX_WELL_DEPTH: u32 = 4;
 

@@ -13,9 +13,11 @@
 //! that picks moves, such as a bot behind the Tetris Bot Protocol; the match never knows
 //! which.
 
+use super::bot::BotSide;
 use super::rules::Side;
-use super::{Guideline, Move};
+use super::{Guideline, Move, OpponentKind};
 use crate::game::Policy;
+use crate::search::Player;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
@@ -238,5 +240,65 @@ fn side_reason(lost: &Option<String>, fault: &Option<String>) -> String {
         (Some(f), _) => format!("failed: {f}"),
         (None, Some(l)) => l.clone(),
         (None, None) => String::new(),
+    }
+}
+
+/// An opponent's side of one game, ready to play: a weight set, or a bot started for the game.
+pub enum Seat<'a> {
+    Player(PolicySide<'a, Player>),
+    Bot(Box<BotSide>),
+    /// A bot that could not start: it loses at its first move with this reason.
+    Failed(String),
+}
+
+impl<'a> Seat<'a> {
+    /// `kind`'s side, a bot launched afresh.
+    pub fn take(kind: &'a OpponentKind) -> Seat<'a> {
+        match kind {
+            OpponentKind::Player(player) => Seat::Player(PolicySide::new(player)),
+            OpponentKind::Bot(settings) => match BotSide::launch(settings) {
+                Ok(bot) => Seat::Bot(Box::new(bot)),
+                Err(fault) => Seat::Failed(fault.to_string()),
+            },
+        }
+    }
+}
+
+impl Contestant for Seat<'_> {
+    fn sync(&mut self, game: &Guideline, side: &Side) -> Result<(), String> {
+        match self {
+            Seat::Player(p) => p.sync(game, side),
+            Seat::Bot(b) => b.sync(game, side),
+            Seat::Failed(reason) => Err(reason.clone()),
+        }
+    }
+
+    fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String> {
+        match self {
+            Seat::Player(p) => p.choose(game, side),
+            Seat::Bot(b) => b.choose(game, side),
+            Seat::Failed(reason) => Err(reason.clone()),
+        }
+    }
+
+    fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String> {
+        match self {
+            Seat::Player(p) => p.played(game, mv, side),
+            Seat::Bot(b) => b.played(game, mv, side),
+            Seat::Failed(reason) => Err(reason.clone()),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        matches!(self, Seat::Player(p) if p.stopped())
+    }
+}
+
+impl Drop for Seat<'_> {
+    /// A bot is told the game is over before it is killed, so it can exit cleanly.
+    fn drop(&mut self) {
+        if let Seat::Bot(bot) = self {
+            bot.stop();
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! mask a column) with its own move generator ([`movegen`]). An episode is a match against an
 //! opponent ([`Mode::Versus`], see [`matches`]) or one of three solo modes.
 
+pub mod bot;
 pub mod features;
 pub mod listing;
 pub mod matches;
@@ -13,6 +14,7 @@ pub mod movegen;
 mod page;
 pub mod piece;
 pub mod rules;
+pub mod tbp;
 
 use crate::eval::LinearPlayer;
 use crate::game::{
@@ -22,13 +24,15 @@ use crate::games::GameSpec;
 use crate::search::{MAX_BEAM_DEPTH, Player, Search, check_beam};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
+use bot::BotSettings;
 use features::FEATURE_NAMES;
-use matches::{Contestant, MatchEnd, PolicySide};
+use matches::{Contestant, MatchEnd, PolicySide, Seat};
 use movegen::Placement;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rules::{AttackTable, Locked, MAX_PREVIEWS, Rules, Side, VISIBLE};
 use std::path::Path;
+use std::time::Duration;
 
 /// A move: whether the piece is swapped with hold first, and where it locks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -89,11 +93,30 @@ const SURVIVAL_EVERY: u32 = 4;
 pub const HAND_WEIGHTS: &str = include_str!("../../../weights/versus/hand.toml");
 pub const HAND_NAME: &str = "hand";
 
+/// The prefix that makes an opponent (or a `versus` player) a TBP bot's command line.
+pub const BOT_PREFIX: &str = "tbp:";
+
+/// A bot opponent's thinking time a piece when none is given (`--think-ms`).
+pub const THINK_MS: u64 = 100;
+
+/// How long a bot opponent may take to answer beyond its thinking time when none is given
+/// (`--timeout-ms`).
+pub const TIMEOUT_MS: u64 = 5_000;
+
 /// An opponent of the tuned side in versus episodes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opponent {
     pub name: String,
-    pub player: Player,
+    pub kind: OpponentKind,
+}
+
+/// What plays an opponent's side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpponentKind {
+    /// A weight set under its search.
+    Player(Box<Player>),
+    /// A bot behind the Tetris Bot Protocol, started afresh for each game.
+    Bot(BotSettings),
 }
 
 /// Guideline Tetris under its rules and mode.
@@ -102,6 +125,11 @@ pub struct Guideline {
     rules: Rules,
     mode: Mode,
     opponents: Vec<Opponent>,
+    /// A bot opponent's thinking time a piece, and its longest answer beyond it.
+    think: Duration,
+    timeout: Duration,
+    /// The search rivals play under (earlier champions, peers): the tuned side's.
+    rival_search: Search,
 }
 
 impl Guideline {
@@ -110,6 +138,9 @@ impl Guideline {
             rules,
             mode,
             opponents: Vec::new(),
+            think: Duration::from_millis(THINK_MS),
+            timeout: Duration::from_millis(TIMEOUT_MS),
+            rival_search: Search::OnePly,
         }
     }
 
@@ -155,6 +186,9 @@ impl Guideline {
         rules.lock_out = !spec.no_lock_out;
         let mode = Mode::parse(spec.mode.as_deref().unwrap_or("versus"))?;
         let mut game = Guideline::new(rules, mode);
+        game.think = Duration::from_millis(spec.think_ms.unwrap_or(THINK_MS));
+        game.timeout = Duration::from_millis(spec.timeout_ms.unwrap_or(TIMEOUT_MS));
+        game.rival_search = spec.search()?;
         if mode != Mode::Versus && !spec.opponents.is_empty() {
             bail!(
                 "--opponent is for --mode versus; {} is played alone",
@@ -174,32 +208,71 @@ impl Guideline {
         Ok(game)
     }
 
-    /// An opponent by name: `hand` (the compiled-in hand-set weights) or a guideline weights
-    /// file, played under the file's own search.
+    /// The compiled-in hand-set player (Cold Clear's default weights) under this game's rival
+    /// search: the opponent a versus run meets when it names none, and a fixed yardstick.
+    pub fn hand(&self) -> Player {
+        let file = WeightFile::parse(HAND_WEIGHTS).expect("the hand-set weights parse");
+        self.player_of(&file)
+            .expect("the hand-set weights fit guideline tetris")
+    }
+
+    /// A TBP bot from its command line, thinking and answering within this game's times
+    /// (`--think-ms`, `--timeout-ms`).
+    pub fn bot(&self, command: &str) -> Result<BotSettings> {
+        Ok(BotSettings {
+            command: command.parse().map_err(anyhow::Error::msg)?,
+            think: self.think,
+            timeout: self.timeout,
+        })
+    }
+
+    /// An opponent of the tuned side by name; see [`Guideline::entrant`].
     pub fn opponent(
         &self,
         name: &str,
         load: &dyn Fn(&Path) -> Result<WeightFile>,
     ) -> Result<Opponent> {
-        let file = if name == HAND_NAME {
-            WeightFile::parse(HAND_WEIGHTS)?
+        self.entrant("opponent", name, load)
+    }
+
+    /// A side of a match by name: `tbp:COMMAND` (a bot's command line), `hand` (the
+    /// compiled-in hand-set weights) or a guideline weights file under the file's own search.
+    /// `role` names the side in a refusal (`opponent` of a run, `player` of `versus`), so
+    /// both read the same names the same way.
+    pub fn entrant(
+        &self,
+        role: &str,
+        name: &str,
+        load: &dyn Fn(&Path) -> Result<WeightFile>,
+    ) -> Result<Opponent> {
+        if let Some(command) = name.strip_prefix(BOT_PREFIX) {
+            return Ok(Opponent {
+                name: name.to_string(),
+                kind: OpponentKind::Bot(
+                    self.bot(command)
+                        .map_err(|e| anyhow::anyhow!("{role} `{name}`: {e}"))?,
+                ),
+            });
+        }
+        let player = if name == HAND_NAME {
+            self.hand()
         } else {
-            load(Path::new(name)).map_err(|e| {
+            let file = load(Path::new(name)).map_err(|e| {
                 anyhow::anyhow!(
-                    "opponent `{name}` is neither `{HAND_NAME}` nor a readable weights file: {e:#}"
+                    "{role} `{name}` is neither `{HAND_NAME}` nor a readable weights file: {e:#}"
                 )
-            })?
+            })?;
+            self.player_of(&file)
+                .map_err(|e| anyhow::anyhow!("{role} weights file {name}: {e}"))?
         };
-        let player = self
-            .player_of(&file)
-            .map_err(|e| anyhow::anyhow!("opponent weights file {name}: {e}"))?;
         Ok(Opponent {
             name: name.to_string(),
-            player,
+            kind: OpponentKind::Player(Box::new(player)),
         })
     }
 
-    /// A weights file's player for this game, under the file's search (one ply without one).
+    /// A weights file's player for this game, under the file's search, or the tuned side's
+    /// when it names none (one ply by default).
     pub fn player_of(&self, file: &WeightFile) -> Result<Player> {
         if file.rules.as_deref() != Some("guideline") {
             bail!(
@@ -216,12 +289,21 @@ impl Guideline {
             Some(s) => {
                 let depth = s.depth.unwrap_or(MAX_BEAM_DEPTH);
                 check_beam(depth, s.beam_width, ("depth", "beam_width"))?;
-                Search::Beam {
-                    depth,
-                    width: s.beam_width,
+                match s.nodes {
+                    Some(nodes) => Search::Anytime {
+                        depth,
+                        width: s.beam_width,
+                        nodes,
+                    },
+                    None => Search::Beam {
+                        depth,
+                        width: s.beam_width,
+                    },
                 }
             }
-            None => Search::OnePly,
+            // A file that names no search plays under the tuned side's (the flags'), so a
+            // hand-set anchor meets candidates on equal terms.
+            None => self.rival_search,
         };
         Ok(Player::new(eval, search))
     }
@@ -420,7 +502,7 @@ impl Game for Guideline {
         let opponent = &self.opponents[(index % self.opponents.len() as u64) as usize];
         let seeds = matches::Seeds::draw(&mut rng);
         let mut tuned = PolicySide::new(player);
-        let mut other = PolicySide::new(&opponent.player);
+        let mut other = Seat::take(&opponent.kind);
         let cap = limits.max_moves.unwrap_or(MATCH_PIECES);
         let mut result = EpisodeResult::default();
         let record = matches::play(
@@ -461,13 +543,9 @@ impl Game for Guideline {
         let mut game = self.clone();
         for (i, weights) in rivals.iter().enumerate() {
             let eval = LinearPlayer::from_vector(&FEATURE_NAMES, weights).ok()?;
-            let search = self
-                .opponents
-                .first()
-                .map_or(Search::OnePly, |o| o.player.search);
             game.opponents.push(Opponent {
                 name: format!("rival {}", i + 1),
-                player: Player::new(eval, search),
+                kind: OpponentKind::Player(Box::new(Player::new(eval, self.rival_search))),
             });
         }
         Some(game)
@@ -491,8 +569,10 @@ impl Game for Guideline {
         }
     }
 
-    fn points_feature(&self) -> Option<&'static str> {
-        Some("attack")
+    /// A line counts what each of its moves did (clears, spins, attack), as Cold Clear's
+    /// search adds each placement's reward along its path.
+    fn banked_features(&self) -> FeatureMask {
+        features::MOVE_FEATURES
     }
 
     fn score_name(&self) -> &'static str {

@@ -7,10 +7,10 @@
 //! first move it suggests that the rules offer. A crash, a time-out, a malformed line or no
 //! valid move loses the game with its reason; the match goes on.
 
-use super::convert::{legal_move, start_of, tbp_move};
-use crate::games::guideline::matches::Contestant;
-use crate::games::guideline::rules::Side;
-use crate::games::guideline::{Guideline, Move};
+use super::matches::Contestant;
+use super::rules::Side;
+use super::tbp::{legal_move, piece, start_of, tbp_move};
+use super::{Guideline, Move};
 use crate::tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
 use crate::tbp::messages::{Randomizer, Rules};
 use std::time::Duration;
@@ -100,9 +100,7 @@ impl Contestant for BotSide {
         let dealt = 1 + (mv.hold && self.hold_was_empty) as usize;
         for i in shown.saturating_sub(dealt)..shown {
             if let Some(p) = side.queue.preview(i) {
-                self.bot
-                    .new_piece(super::convert::piece(p))
-                    .map_err(|f| self.failed(f))?;
+                self.bot.new_piece(piece(p)).map_err(|f| self.failed(f))?;
             }
         }
         Ok(())

@@ -5,11 +5,11 @@
 //! care is which of the rules' placements a bot's move means (hold is implied by the piece,
 //! and the spin is the rules' to say, not the bot's).
 
+use super::movegen::{Placement, Spin};
+use super::piece::Pose;
+use super::rules::{Queue, Side};
+use super::{Guideline, Move};
 use crate::game::Game;
-use crate::games::guideline::movegen::{Placement, Spin};
-use crate::games::guideline::piece::Pose;
-use crate::games::guideline::rules::{Queue, Side};
-use crate::games::guideline::{Guideline, Move};
 use crate::games::tetris::board::Board;
 use crate::tbp::messages::{self, Cell, Location, Orientation, Piece, RandomizerState, Start};
 

@@ -37,42 +37,39 @@ pub fn run(args: MovesArgs) -> Result<()> {
 }
 
 /// What `moves` prints for the board file `text` (read from `args.board`, which names it in
-/// errors): also what a host without files (a browser) lists for a board.
+/// errors).
 pub fn listing(args: &MovesArgs, text: &str) -> Result<String> {
-    let source = args.board.display().to_string();
-    let game = args.game.as_str();
-    if game != "connect" && args.inarow.is_some() {
-        bail!("--inarow is a connect setting; {game} does not use it");
+    if args.game != "tetris" || args.rules.as_deref() != Some("guideline") {
+        return placements_listing(args, text);
     }
-    let piece = || {
-        args.piece
-            .as_deref()
-            .with_context(|| format!("{game} needs --piece"))
-    };
-    if game != "tetris" && args.rules.is_some() {
-        bail!("--rules is a tetris setting for moves; {game} does not use it");
-    }
-    match game {
-        "tetris" if args.rules.as_deref() == Some("guideline") => {
-            use crate::games::guideline::listing;
-            let moves = listing::list(listing::parse(text, &source)?, piece()?)?;
-            Ok(match args.json {
-                true => format!("{}\n", serde_json::to_string(&moves)?),
-                false => listing::format(&moves),
-            })
-        }
+    check(args)?;
+    use crate::games::guideline::listing;
+    let moves = listing::list(listing::parse(text, &source(args))?, piece(args)?)?;
+    Ok(match args.json {
+        true => format!("{}\n", serde_json::to_string(&moves)?),
+        false => listing::format(&moves),
+    })
+}
+
+/// [`listing`] for every game but guideline Tetris: what a host without files lists for a
+/// board (the browser's module, which plays no guideline Tetris and so carries none of its
+/// move generation).
+pub fn placements_listing(args: &MovesArgs, text: &str) -> Result<String> {
+    check(args)?;
+    let source = source(args);
+    match args.game.as_str() {
         "tetris" => {
             if let Some(r) = args.rules.as_deref().filter(|r| *r != "research") {
                 bail!("moves lists research or guideline tetris, not `{r}`");
             }
             let board = listing::parse_board(text, &source)?;
-            let moves = listing::list_moves(board, piece()?)?;
+            let moves = listing::list_moves(board, piece(args)?)?;
             Ok(match args.json {
                 true => format!("{}\n", serde_json::to_string(&moves)?),
                 false => listing::format_moves(&moves),
             })
         }
-        "puyo" => crate::games::puyo::listing::moves(text, &source, piece()?, args.json),
+        "puyo" => crate::games::puyo::listing::moves(text, &source, piece(args)?, args.json),
         "connect" => {
             if args.piece.is_some() {
                 bail!("connect has no pieces: drop --piece");
@@ -89,4 +86,29 @@ pub fn listing(args: &MovesArgs, text: &str) -> Result<String> {
             GAME_NAMES.join(", ")
         ),
     }
+}
+
+/// The flags that belong to another game than `--game`'s, refused.
+fn check(args: &MovesArgs) -> Result<()> {
+    let game = args.game.as_str();
+    if game != "connect" && args.inarow.is_some() {
+        bail!("--inarow is a connect setting; {game} does not use it");
+    }
+    if game != "tetris" && args.rules.is_some() {
+        bail!("--rules is a tetris setting for moves; {game} does not use it");
+    }
+    Ok(())
+}
+
+/// The board file's name, for errors.
+fn source(args: &MovesArgs) -> String {
+    args.board.display().to_string()
+}
+
+/// `--piece`, which every game but connect needs.
+fn piece(args: &MovesArgs) -> Result<&str> {
+    let game = &args.game;
+    args.piece
+        .as_deref()
+        .with_context(|| format!("{game} needs --piece"))
 }

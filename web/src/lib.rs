@@ -15,7 +15,7 @@ mod presets;
 
 use serde::Serialize;
 use stacktune::backend::{Batch, Dealer, GameData, Table, decode, encode, vector};
-use stacktune::commands::moves::{MovesArgs, listing};
+use stacktune::commands::moves::{MovesArgs, placements_listing};
 use stacktune::eval::LinearPlayer;
 use stacktune::game::Game;
 use stacktune::games::AnyGame;
@@ -308,7 +308,7 @@ pub fn moves(game: &str, board: &str, piece: Option<String>, inarow: Option<u32>
         rules: None,
         json: true,
     };
-    listing(&args, board).map_err(js)
+    placements_listing(&args, board).map_err(js)
 }
 
 /// An evolution run, `evolve`'s for the same config, stepped by the page (see the crate's

@@ -3,15 +3,15 @@
 // PLAYGROUND is web/build.sh's output; NATIVE the folder .ci/run filled with the native
 // binary's answers to the same questions (file names below). Checks, each exactly:
 // - `moves --json` of the shared board files (tests/data/boards), every piece: features;
-// - the games `play --seed` plays (per-game summary as `play --json` prints it) and the moves
-//   of its game 0 (`play --replay-html`'s replay);
+// - the games `play --seed` plays (the summary `play --json` prints) and its game 0's replay,
+//   every move (`play --replay-html`'s);
 // - a small run (web/tests/small-run.toml) played in ranges as the page's workers play it,
 //   in one range and in three: history.csv and best.toml as `evolve` writes them.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
 
-const [playground, native] = process.argv.slice(2);
+const [playground, native] = process.argv.slice(2).map((dir) => dir && resolve(dir));
 if (!playground || !native) {
   console.error("usage: node web/tests/node.mjs PLAYGROUND NATIVE");
   process.exit(2);
@@ -62,8 +62,8 @@ for (const key of ["games", "mean", "median", "std", "ci95", "min", "max"]) {
 const page = text(native, "replay.html");
 const data = JSON.parse(page.match(/<script type="application\/json"[^>]*>([\s\S]*?)<\/script>/)[1]);
 const ours = JSON.parse(st.replays(config, files, weights, "weights/puyo/hand.toml"));
-const moves = (replay) => JSON.stringify(replay.frames ?? replay.moves ?? replay);
-equal(moves(ours[0]), moves(data.replays[0]), "game 0's moves");
+// The whole replay: its play command, setup, start and every move's fields and points.
+equal(JSON.stringify(ours[0]), JSON.stringify(data.replays[0]), "game 0's replay");
 
 // A small run, its batches played in one range and in three.
 for (const ranges of [1, 3]) {

@@ -3,11 +3,11 @@
 // `stacktune moves --json`'s in NATIVE (web/tests/native.sh's folder).
 //   node web/tests/pyodide.mjs PLAYGROUND NATIVE
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
 import { loadPyodide } from "pyodide";
 
-const [playground, native] = process.argv.slice(2);
+const [playground, native] = process.argv.slice(2).map((dir) => dir && resolve(dir));
 if (!playground || !native) {
   console.error("usage: node web/tests/pyodide.mjs PLAYGROUND NATIVE");
   process.exit(2);

@@ -1,10 +1,12 @@
 //! The bot side of TBP: a player behind standard input and output, for any front end.
 //!
 //! [`Bot`] owns the protocol (the order of messages, what is valid when, what to ignore), a
-//! message at a time, [`serve`] its framing on a byte stream, and a [`Brain`] owns the game: an engine implements the trait and never sees a
-//! line of JSON. A front end is another program, so nothing it sends may end the bot: a line
-//! that is not a message, or a message the lifecycle does not allow now, is ignored with a
-//! note on the notes stream (standard error), and end of input ends the bot as `quit` does.
+//! message at a time; [`serve`] adds its framing on a byte stream; a [`Brain`] owns the game:
+//! an engine implements the trait and never sees a line of JSON. A front end is another
+//! program (or, in a browser, the page of a Web Worker bot: web/tbp/), so nothing it sends may
+//! end the bot: a line that is not a message, or a message the lifecycle does not allow now, is
+//! ignored with a note on the notes stream (standard error), and end of input ends the bot as
+//! `quit` does.
 
 use super::lines::{Frame, excerpt, read_frame, write_message};
 use super::messages::{BotMessage, FrontendMessage, Info, Move, Piece, Rules, Start, Suggestion};

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the stacktune playground into DIR (docs/web.md): the WebAssembly module of web/ and
 # its JavaScript glue, the page's files, and the report page's script and style, which the
-# page reuses. DIR must be new, empty, or a playground this script built before.
+# page reuses; and the TBP bot's module (web/tbp/) with its glue, which tbp-worker.js runs.
+# DIR must be new, empty, or a playground this script built before.
 #
 # Needs the wasm32-unknown-unknown target (`rustup target add wasm32-unknown-unknown`) and
 # wasm-bindgen-cli at the version Cargo.lock pins for wasm-bindgen (the script says which);
@@ -27,19 +28,22 @@ if [ "$have" != "$pinned" ]; then
 fi
 target="$(realpath -m "${CARGO_TARGET_DIR:-$root/target}")"
 cargo build --manifest-path "$root/Cargo.toml" --profile web -p stacktune-web \
-    --target wasm32-unknown-unknown
+    -p stacktune-tbp-web --target wasm32-unknown-unknown
 mkdir -p "$out"
-wasm-bindgen --target web --no-typescript --out-dir "$out" \
-    "$target/wasm32-unknown-unknown/web/stacktune_web.wasm"
 wasm_opt="$root/web/node_modules/.bin/wasm-opt"
-if [ -x "$wasm_opt" ]; then
-    # The features Rust's wasm32 target uses; wasm-opt's own defaults would turn more on.
-    "$wasm_opt" -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
-        --enable-mutable-globals --enable-multivalue --enable-reference-types \
-        "$out/stacktune_web_bg.wasm" -o "$out/stacktune_web_bg.wasm"
-else
-    echo "note: no wasm-opt (npm ci --prefix web installs it); the module is left unoptimised" >&2
-fi
+[ -x "$wasm_opt" ] ||
+    echo "note: no wasm-opt (npm ci --prefix web installs it); the modules are left unoptimised" >&2
+# The playground's module, and the TBP bot's (web/tbp/, for web/page/tbp-worker.js).
+for module in stacktune_web stacktune_tbp_web; do
+    wasm-bindgen --target web --no-typescript --out-dir "$out" \
+        "$target/wasm32-unknown-unknown/web/$module.wasm"
+    if [ -x "$wasm_opt" ]; then
+        # The features Rust's wasm32 target uses; wasm-opt's own defaults would turn more on.
+        "$wasm_opt" -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+            --enable-mutable-globals --enable-multivalue --enable-reference-types \
+            "$out/${module}_bg.wasm" -o "$out/${module}_bg.wasm"
+    fi
+done
 cp "$root"/web/page/* "$out/"
 cp "$root/src/report_page/page.js" "$out/report.js"
 cp "$root/src/report_page/page.css" "$out/report.css"

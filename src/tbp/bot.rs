@@ -1,10 +1,12 @@
 //! The bot side of TBP: a player behind standard input and output, for any front end.
 //!
-//! [`serve`] owns the protocol (the order of messages, what is valid when, the framing, what
-//! to ignore) and a [`Brain`] owns the game: an engine implements the trait and never sees a
-//! line of JSON. A front end is another program, so nothing it sends may end the bot: a line
-//! that is not a message, or a message the lifecycle does not allow now, is ignored with a
-//! note on the notes stream (standard error), and end of input ends the bot as `quit` does.
+//! [`Bot`] owns the protocol (the order of messages, what is valid when, what to ignore), a
+//! message at a time; [`serve`] adds its framing on a byte stream; a [`Brain`] owns the game:
+//! an engine implements the trait and never sees a line of JSON. A front end is another
+//! program (or, in a browser, the page of a Web Worker bot: web/tbp/), so nothing it sends may
+//! end the bot: a line that is not a message, or a message the lifecycle does not allow now, is
+//! ignored with a note on the notes stream (standard error), and end of input ends the bot as
+//! `quit` does.
 
 use super::lines::{Frame, excerpt, read_frame, write_message};
 use super::messages::{BotMessage, FrontendMessage, Info, Move, Piece, Rules, Start, Suggestion};
@@ -55,8 +57,8 @@ pub fn serve_with_notes(
     notes: &mut impl Write,
     brain: &mut impl Brain,
 ) -> io::Result<()> {
-    write_message(&mut writer, &BotMessage::Info(brain.info()))?;
-    let mut phase = Phase::AwaitingRules;
+    let mut bot = Bot::new(brain);
+    write_message(&mut writer, &bot.info())?;
     loop {
         let line = match read_frame(&mut reader)? {
             Frame::Line(line) => line,
@@ -66,84 +68,151 @@ pub fn serve_with_notes(
             }
             Frame::End => break,
         };
-        if line.trim().is_empty() {
-            continue;
+        match bot.receive(&line, notes) {
+            Reply::Nothing => {}
+            Reply::Send(message) => write_message(&mut writer, &message)?,
+            Reply::Quit => break,
         }
-        let message = match serde_json::from_str::<FrontendMessage>(&line) {
-            Ok(FrontendMessage::Quit) => break,
-            Ok(message) => message,
+    }
+    bot.end();
+    Ok(())
+}
+
+/// What the bot does on one message.
+#[derive(Debug, PartialEq)]
+pub enum Reply {
+    /// Nothing to send (the message was taken in, or ignored with a note).
+    Nothing,
+    /// This message to send back.
+    Send(BotMessage),
+    /// `quit`: the conversation is over.
+    Quit,
+}
+
+/// One conversation with a front end, a message at a time, for a host that has messages rather
+/// than a byte stream ([`serve`] over standard input and output; a Web Worker's `onmessage`).
+pub struct Bot<B: Brain> {
+    brain: B,
+    phase: Phase,
+}
+
+impl<B: Brain> Bot<B> {
+    /// A bot that has said nothing yet: send [`Bot::info`] first.
+    pub fn new(brain: B) -> Bot<B> {
+        Bot {
+            brain,
+            phase: Phase::AwaitingRules,
+        }
+    }
+
+    /// The `info` message the bot opens with.
+    pub fn info(&self) -> BotMessage {
+        BotMessage::Info(self.brain.info())
+    }
+
+    /// Acts on one message, a line of JSON: a line that is not a TBP message is ignored with a
+    /// note on `notes`, as is a message the lifecycle does not allow now.
+    pub fn receive(&mut self, line: &str, notes: &mut impl Write) -> Reply {
+        if line.trim().is_empty() {
+            return Reply::Nothing;
+        }
+        match serde_json::from_str::<FrontendMessage>(line) {
+            Ok(FrontendMessage::Quit) => Reply::Quit,
+            Ok(message) => {
+                let (phase, reply) = step(message, self.phase, notes, &mut self.brain);
+                self.phase = phase;
+                reply.map_or(Reply::Nothing, Reply::Send)
+            }
             Err(e) => {
-                let line = excerpt(&line);
+                let line = excerpt(line);
                 note(
                     notes,
                     &format!("ignored a line that is not a TBP message ({e}): {line}"),
                 );
-                continue;
+                Reply::Nothing
             }
-        };
-        phase = step(message, phase, &mut writer, notes, brain)?;
+        }
     }
-    if phase == Phase::Calculating {
-        brain.stop();
+
+    /// The conversation ended (`quit`, or the front end went away): a game going stops.
+    pub fn end(&mut self) {
+        if self.phase == Phase::Calculating {
+            self.brain.stop();
+            self.phase = Phase::Ready;
+        }
     }
-    Ok(())
 }
 
-/// Acts on one message in `phase` and says the phase after it.
+/// A brain borrowed for one conversation ([`serve`]'s).
+impl<B: Brain> Brain for &mut B {
+    fn info(&self) -> Info {
+        (**self).info()
+    }
+    fn rules(&mut self, rules: &Rules) -> Result<(), String> {
+        (**self).rules(rules)
+    }
+    fn start(&mut self, start: &Start) {
+        (**self).start(start)
+    }
+    fn suggest(&mut self) -> Suggestion {
+        (**self).suggest()
+    }
+    fn play(&mut self, mv: &Move) {
+        (**self).play(mv)
+    }
+    fn new_piece(&mut self, piece: Piece) {
+        (**self).new_piece(piece)
+    }
+    fn stop(&mut self) {
+        (**self).stop()
+    }
+}
+
+/// Acts on one message in `phase`: the phase after it, and the message to send back if any.
 fn step(
     message: FrontendMessage,
     phase: Phase,
-    writer: &mut impl Write,
     notes: &mut impl Write,
     brain: &mut impl Brain,
-) -> io::Result<Phase> {
+) -> (Phase, Option<BotMessage>) {
     use FrontendMessage as M;
     let calculating = phase == Phase::Calculating;
-    let mut ignored = |name: &str, why: &str| -> io::Result<Phase> {
+    let mut ignored = |name: &str, why: &str| {
         note(notes, &format!("ignored `{name}`: {why}"));
-        Ok(phase)
+        (phase, None)
     };
     match message {
         M::Rules(_) if calculating => ignored("rules", "a game is going (send `stop` first)"),
         M::Rules(rules) => match brain.rules(&rules) {
-            Ok(()) => {
-                write_message(writer, &BotMessage::Ready)?;
-                Ok(Phase::Ready)
-            }
-            Err(reason) => {
-                write_message(writer, &BotMessage::Error { reason })?;
-                Ok(Phase::AwaitingRules)
-            }
+            Ok(()) => (Phase::Ready, Some(BotMessage::Ready)),
+            Err(reason) => (Phase::AwaitingRules, Some(BotMessage::Error { reason })),
         },
         M::Start(_) if phase == Phase::AwaitingRules => {
             ignored("start", "no rules were accepted yet")
         }
         M::Start(start) => {
             brain.start(&start);
-            Ok(Phase::Calculating)
+            (Phase::Calculating, None)
         }
-        M::Suggest if calculating => {
-            write_message(writer, &BotMessage::Suggestion(brain.suggest()))?;
-            Ok(phase)
-        }
+        M::Suggest if calculating => (phase, Some(BotMessage::Suggestion(brain.suggest()))),
         M::Play { mv } if calculating => {
             brain.play(&mv);
-            Ok(phase)
+            (phase, None)
         }
         M::NewPiece { piece } if calculating => {
             brain.new_piece(piece);
-            Ok(phase)
+            (phase, None)
         }
         M::Suggest => ignored("suggest", "no game is going (no `start`)"),
         M::Play { .. } => ignored("play", "no game is going (no `start`)"),
         M::NewPiece { .. } => ignored("new_piece", "no game is going (no `start`)"),
         M::Stop if calculating => {
             brain.stop();
-            Ok(Phase::Ready)
+            (Phase::Ready, None)
         }
         // `stop` with no game going asks for what already holds; `quit` never gets here; an
         // unknown type is ignored without a note, as the spec says.
-        M::Stop | M::Quit | M::Unknown => Ok(phase),
+        M::Stop | M::Quit | M::Unknown => (phase, None),
     }
 }
 

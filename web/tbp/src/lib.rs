@@ -1,0 +1,65 @@
+//! `stacktune tbp` in the browser: the Tetris Bot Protocol bot as a WebAssembly module, which
+//! web/page/tbp-worker.js makes a Web Worker bot (TBP's browser form: the same messages as
+//! objects through `postMessage`). A module of its own, apart from the playground's, which
+//! carries no guideline Tetris. The conversation is the library's own [`Bot`] over
+//! [`PlayerBrain`], `stacktune tbp`'s, fed one message at a time (docs/web.md).
+
+use serde_json::json;
+use stacktune::games::guideline::rules::Rules;
+use stacktune::games::guideline::{Guideline, Mode};
+use stacktune::tbp::bot::{Bot, Reply};
+use stacktune::versus::brain::PlayerBrain;
+use stacktune::weights::WeightFile;
+use wasm_bindgen::prelude::*;
+
+/// The hand-set versus weights, the bot's when it is given none.
+const HAND: &str = include_str!("../../../weights/versus/hand.toml");
+/// Where they come from, as `info` says it (as `stacktune tbp --weights` run at the root).
+const HAND_SOURCE: &str = "weights/versus/hand.toml";
+
+/// A TBP bot: a guideline weights file under its search.
+#[wasm_bindgen]
+pub struct TbpBot {
+    bot: Bot<PlayerBrain>,
+}
+
+#[wasm_bindgen]
+impl TbpBot {
+    /// The bot of a weights file's text read from `source` (a URL), or of the hand-set weights
+    /// without one; a file that is not a guideline weights file is a one-line error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(weights: Option<String>, source: Option<String>) -> Result<TbpBot, JsError> {
+        let (text, source) = match weights {
+            Some(text) => (text, source.unwrap_or_else(|| "a weights file".to_string())),
+            None => (HAND.to_string(), HAND_SOURCE.to_string()),
+        };
+        let game = Guideline::new(Rules::default(), Mode::Versus);
+        let player = WeightFile::parse(&text)
+            .and_then(|file| game.player_of(&file))
+            .map_err(|e| JsError::new(&format!("weights file {source}: {e:#}")))?;
+        Ok(TbpBot {
+            bot: Bot::new(PlayerBrain::new(game, player, source)),
+        })
+    }
+
+    /// The `info` message, as JSON: the bot sends it first.
+    pub fn info(&self) -> String {
+        serde_json::to_string(&self.bot.info()).expect("messages serialise")
+    }
+
+    /// Acts on one message from the front end, as JSON: `{"send": the message to send back
+    /// or null, "notes": why it was ignored (or ""), "quit": whether it was `quit`}`.
+    pub fn receive(&mut self, message: &str) -> String {
+        let mut notes = Vec::new();
+        let reply = self.bot.receive(message, &mut notes);
+        let send = match &reply {
+            Reply::Send(message) => Some(message),
+            Reply::Nothing | Reply::Quit => None,
+        };
+        if reply == Reply::Quit {
+            self.bot.end();
+        }
+        let notes = String::from_utf8_lossy(&notes);
+        json!({"send": send, "notes": notes.trim_end(), "quit": reply == Reply::Quit}).to_string()
+    }
+}

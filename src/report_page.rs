@@ -16,6 +16,9 @@ use serde::Serialize;
 use std::path::Path;
 
 const TEMPLATE: &str = include_str!("report_page/page.html");
+/// The replay's controls, which the playground's page (web/) shows too: web/build.sh puts
+/// this file into it.
+const REPLAY: &str = include_str!("report_page/replay.html");
 const SCRIPT: &str = include_str!("report_page/page.js");
 const STYLE: &str = include_str!("report_page/page.css");
 
@@ -97,6 +100,8 @@ fn render(title: &str, kind: &str, data: &impl Serialize) -> Result<String> {
     let mut env = Environment::new();
     env.add_template("page.html", TEMPLATE)
         .context("the report page's template")?;
+    env.add_template("replay.html", REPLAY)
+        .context("the report page's replay")?;
     let json = serde_json::to_string(data)?;
     let page = env
         .get_template("page.html")

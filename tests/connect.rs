@@ -530,6 +530,44 @@ fn play_prints_a_table_per_opponent_whatever_the_threads() {
     );
 }
 
+/// `hand.toml` at depth 3 against itself as a weights-file opponent: (wins, draws, losses)
+/// over every opening with both colours, the opponent searching `opponent_depth` plies.
+fn against_itself(dir: &std::path::Path, opponent_depth: Option<&str>) -> [u64; 3] {
+    let mut args = vec![
+        "play",
+        "--weights",
+        "hand.toml",
+        "--depth",
+        "3",
+        "--opponent",
+        "hand.toml",
+        "--games",
+        "98",
+        "--json",
+    ];
+    if let Some(d) = opponent_depth {
+        args.extend(["--opponent-depth", d]);
+    }
+    let out = run_in(dir, &args);
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = &v["opponents"][0];
+    ["wins", "draws", "losses"].map(|k| o[k].as_u64().unwrap())
+}
+
+#[test]
+fn a_weights_file_opponent_searches_the_opponent_depth() {
+    let dir = hand_dir();
+    // One ply by default: the same weights searching three plies beat it.
+    let [wins, _, losses] = against_itself(dir.path(), None);
+    assert!(wins > losses, "{wins} wins, {losses} losses");
+    // At the player's own depth it is the same player: each opening is played with both
+    // colours, so each game the player wins as one colour it loses as the other.
+    let [wins, draws, losses] = against_itself(dir.path(), Some("3"));
+    assert_eq!(wins, losses, "{wins} wins, {draws} draws, {losses} losses");
+    assert_eq!(wins + draws + losses, 98);
+}
+
 #[test]
 fn watch_shows_who_plays_which_colour() {
     let dir = hand_dir();
@@ -677,7 +715,27 @@ fn bad_settings_get_one_line() {
                 &["--rules", "tsu"][..],
                 "--rules is a tetris or puyo setting; connect does not use it",
             ),
+            (
+                &["--opponent-depth", "9"][..],
+                "connect opponent_depth 9 is out of range 1..=8",
+            ),
         ],
+    );
+    let opponent_depth = run_in(
+        dir.path(),
+        &[
+            "play",
+            "--game",
+            "tetris",
+            "--weights",
+            "hand.toml",
+            "--opponent-depth",
+            "2",
+        ],
+    );
+    assert_one_line_error(
+        &opponent_depth,
+        "--opponent-depth is a connect setting; tetris does not use it",
     );
     let tetris = run_in(
         dir.path(),

@@ -188,6 +188,7 @@ fn overlay(spec: &mut GameSpec, flags: &GameSpec) {
     spec.inarow = flags.inarow.or(spec.inarow);
     spec.depth = flags.depth.or(spec.depth);
     spec.endgame = flags.endgame.or(spec.endgame);
+    spec.opponent_depth = flags.opponent_depth.or(spec.opponent_depth);
     spec.beam_width = flags.beam_width.or(spec.beam_width);
     spec.samples = flags.samples.or(spec.samples);
     spec.unseen = flags.unseen.or(spec.unseen);

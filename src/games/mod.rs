@@ -65,6 +65,11 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Connect-N: plies a weights-file --opponent searches with alpha-beta (default 1), so an
+    /// anchor can search as deep as the player it measures.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_depth: Option<u32>,
     /// Connect Four (7 × 6, 4 in a row): from this many empty cells on (1 to 42), the player
     /// keeps to the columns an exact solver proves keep the game's value, and its search picks
     /// among them (default: never).
@@ -363,6 +368,9 @@ impl GameSpec {
         if let Some(d) = self.depth {
             s += &format!(" --depth {d}");
         }
+        if let Some(d) = self.opponent_depth {
+            s += &format!(" --opponent-depth {d}");
+        }
         if let Some(e) = self.endgame {
             s += &format!(" --endgame {e}");
         }
@@ -457,7 +465,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 32] = [
+        let settings: [(&str, bool, &[Ruleset]); 33] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -473,6 +481,11 @@ impl GameSpec {
             ("--fitness", self.fitness.is_some(), &[Puyo]),
             ("--inarow", self.inarow.is_some(), &[Connect]),
             ("--endgame", self.endgame.is_some(), &[Connect]),
+            (
+                "--opponent-depth",
+                self.opponent_depth.is_some(),
+                &[Connect],
+            ),
             ("--book", self.book.is_some(), &[Connect]),
             (
                 "--opponent",

@@ -230,7 +230,8 @@ impl Opponent {
     pub const NAMES: [&'static str; 3] = ["random", "tutorial", "negamax4"];
 
     /// A reference agent by name, or else the path of a connect weights file for `game`, which
-    /// plays one ply; errors name the file.
+    /// searches the game's opponent depth (one ply unless `--opponent-depth` says more); errors
+    /// name the file.
     pub fn parse(game: &Connect, spec: &str) -> Result<Opponent> {
         Self::parse_with(game, spec, &WeightFile::load)
     }
@@ -263,7 +264,7 @@ impl Opponent {
                     player: Box::new(Player::new(
                         player,
                         Search::AlphaBeta {
-                            depth: 1,
+                            depth: game.opponent_depth,
                             endgame: 0,
                         },
                     )),

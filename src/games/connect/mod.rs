@@ -106,6 +106,10 @@ pub struct Connect {
     pool: Vec<Opponent>,
     /// Plies the hall of fame's rivals search, as the tuned player does (1: one ply).
     depth: u32,
+    /// Plies a weights-file opponent searches (`--opponent-depth`, 1 by default, so runs made
+    /// before it keep their bytes): a self-play run's anchor is only a fixed point worth
+    /// reading its curve against when it searches as deep as the candidates.
+    opponent_depth: u32,
     /// The opening book the search keeps to where it holds the position (`--book`).
     book: Option<Arc<Book>>,
 }
@@ -273,6 +277,7 @@ impl Connect {
             openings: Vec::new(),
             pool: vec![Opponent::Tutorial, Opponent::Negamax4],
             depth: 1,
+            opponent_depth: 1,
             book: None,
         };
         game.openings = game.suite();
@@ -310,7 +315,7 @@ impl Connect {
 
     /// The game a [`GameSpec`] describes: `--height` rows and `--width` columns (default
     /// 6 × 7), `--inarow`, the tuned player's `--depth` and the `--opponent` pool, whose
-    /// weights files `load` reads.
+    /// weights files `load` reads and which search `--opponent-depth` plies.
     pub fn from_spec(
         spec: &GameSpec,
         load: &dyn Fn(&std::path::Path) -> Result<crate::weights::WeightFile>,
@@ -325,6 +330,11 @@ impl Connect {
             bail!("connect depth {depth} is out of range 1..={MAX_DEPTH}");
         }
         game.depth = depth;
+        let opponent_depth = spec.opponent_depth.unwrap_or(1);
+        if !(1..=MAX_DEPTH).contains(&opponent_depth) {
+            bail!("connect opponent_depth {opponent_depth} is out of range 1..={MAX_DEPTH}");
+        }
+        game.opponent_depth = opponent_depth;
         if let Some(endgame) = spec.endgame {
             check_endgame(&game, endgame)?;
         }

@@ -29,6 +29,26 @@ fn a_player_against_itself_splits_every_pair() {
 }
 
 #[test]
+fn a_margin_grows_attacks_and_ends_matches_sooner() {
+    let pieces = |extra: &[&str]| {
+        let mut args = vec!["--games", "16", "--seed", "3"];
+        args.extend_from_slice(extra);
+        let report = versus(&args);
+        // Still the same player on both sides: each pair split.
+        assert_eq!(report["pairs"], json!([0, 0, 8, 0, 0]), "{extra:?}");
+        report["pieces"].as_f64().unwrap()
+    };
+    assert_eq!(pieces(&[]), 108.625);
+    // From piece 20 attacks grow 1 % a piece, then 50 %: at 50 % a tetris sends 6 rows at
+    // piece 21 and a double 2 from piece 22.
+    assert_eq!(pieces(&["--margin", "20"]), 89.75);
+    assert_eq!(
+        pieces(&["--margin", "20", "--margin-increase", "50"]),
+        35.25
+    );
+}
+
+#[test]
 fn a_match_is_the_same_at_any_thread_count() {
     let one = versus(&[
         "--games",
@@ -165,6 +185,14 @@ fn bad_players_and_settings_are_one_line() {
                 "--mode and --opponent choose play's episodes",
             ),
             (&[HAND, "--width", "8"], "--width is a"),
+            (
+                &[HAND, "--margin-increase", "2"],
+                "--margin-increase needs --margin, the piece attacks start growing at",
+            ),
+            (
+                &[HAND, "--margin", "10", "--margin-increase", "0"],
+                "--margin-increase 0 is out of range 1..=1000 (per cent a piece)",
+            ),
         ],
     );
 }

@@ -204,6 +204,8 @@ fn overlay(spec: &mut GameSpec, flags: &GameSpec) {
     spec.garbage_delay = flags.garbage_delay.or(spec.garbage_delay);
     spec.garbage_cap = flags.garbage_cap.or(spec.garbage_cap);
     spec.messiness = flags.messiness.or(spec.messiness);
+    spec.margin = flags.margin.or(spec.margin);
+    spec.margin_increase = flags.margin_increase.or(spec.margin_increase);
     spec.think_ms = flags.think_ms.or(spec.think_ms);
     spec.timeout_ms = flags.timeout_ms.or(spec.timeout_ms);
     spec.no_hold |= flags.no_hold;

@@ -182,6 +182,17 @@ pub struct GameSpec {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messiness: Option<f64>,
+    /// Guideline tetris: margin time, in pieces: from each side's PIECES-th piece on, its attacks
+    /// grow by --margin-increase per cent a piece, rounded down (TETR.IO's margin time), so
+    /// that matches between players that only defend still end (default: none).
+    #[arg(long, value_name = "PIECES")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<u32>,
+    /// Guideline tetris: with --margin, the per cent each piece adds to attacks (1 to 1,000,
+    /// default 1: attacks doubled 100 pieces after the margin).
+    #[arg(long, value_name = "PERCENT")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_increase: Option<u32>,
     /// Guideline tetris: a bot opponent's (`tbp:COMMAND`) thinking time a piece, in
     /// milliseconds of wall time before it is asked for its move (default 100).
     #[arg(long)]
@@ -425,6 +436,12 @@ impl GameSpec {
         if let Some(m) = self.messiness {
             s += &format!(" --messiness {m}");
         }
+        if let Some(m) = self.margin {
+            s += &format!(" --margin {m}");
+        }
+        if let Some(m) = self.margin_increase {
+            s += &format!(" --margin-increase {m}");
+        }
         if let Some(t) = self.think_ms {
             s += &format!(" --think-ms {t}");
         }
@@ -465,7 +482,7 @@ impl GameSpec {
     /// into a run.toml as if it counted).
     fn check_settings(&self) -> Result<()> {
         use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 33] = [
+        let settings: [(&str, bool, &[Ruleset]); 35] = [
             ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
             (
                 "--height",
@@ -503,6 +520,12 @@ impl GameSpec {
             ),
             ("--garbage-cap", self.garbage_cap.is_some(), &[Guideline]),
             ("--messiness", self.messiness.is_some(), &[Guideline]),
+            ("--margin", self.margin.is_some(), &[Guideline]),
+            (
+                "--margin-increase",
+                self.margin_increase.is_some(),
+                &[Guideline],
+            ),
             ("--no-lock-out", self.no_lock_out, &[Guideline]),
             ("--think-ms", self.think_ms.is_some(), &[Guideline]),
             ("--timeout-ms", self.timeout_ms.is_some(), &[Guideline]),

@@ -5,7 +5,8 @@
 //! attack sent at tick t joins the receiver's incoming garbage, due once the receiver has
 //! placed `garbage_delay` more pieces; each clearing placement of the receiver cancels
 //! incoming rows first (oldest first), and after a placement that clears nothing the rows due
-//! rise (at most `garbage_cap` a piece). A side loses when a piece locks out, garbage pushes
+//! rise (at most `garbage_cap` a piece). With a margin, attacks grow after so many pieces
+//! ([`Margin`](super::rules::Margin)). A side loses when a piece locks out, garbage pushes
 //! its stack past the top of the 40 rows, or its next piece cannot spawn; both losing at the
 //! same tick, or both surviving to the piece cap, is a draw.
 //!
@@ -165,8 +166,11 @@ pub fn play(
             let rows_before = state[s].incoming.total();
             let played = game.play(&mut state[s], mv);
             record.moves[s].push(mv);
-            sent[s] = played.locked.sent;
-            record.sent[s] += played.locked.sent;
+            sent[s] = match game.rules.margin {
+                Some(margin) => margin.rows(played.locked.sent, record.pieces + 1),
+                None => played.locked.sent,
+            };
+            record.sent[s] += sent[s];
             if played.lost {
                 lost[s] = Some(loss_reason(&played));
             }

@@ -30,7 +30,7 @@ use matches::{Contestant, MatchEnd, PolicySide, Seat};
 use movegen::Placement;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use rules::{AttackTable, Locked, MAX_PREVIEWS, Rules, Side, VISIBLE};
+use rules::{AttackTable, Locked, MAX_PREVIEWS, Margin, Rules, Side, VISIBLE};
 use std::path::Path;
 use std::time::Duration;
 
@@ -184,6 +184,7 @@ impl Guideline {
             rules.messiness = m;
         }
         rules.lock_out = !spec.no_lock_out;
+        rules.margin = margin(spec)?;
         let mode = Mode::parse(spec.mode.as_deref().unwrap_or("versus"))?;
         let mut game = Guideline::new(rules, mode);
         game.think = Duration::from_millis(spec.think_ms.unwrap_or(THINK_MS));
@@ -414,7 +415,7 @@ impl Game for Guideline {
     fn rules(&self) -> String {
         let r = &self.rules;
         format!(
-            "guideline {}, {} previews{}, {} attack, garbage delay {} cap {} messiness {}{}",
+            "guideline {}, {} previews{}, {} attack, garbage delay {} cap {} messiness {}{}{}",
             self.mode.name(),
             r.previews,
             if r.hold { ", hold" } else { ", no hold" },
@@ -422,7 +423,10 @@ impl Game for Guideline {
             r.garbage_delay,
             r.garbage_cap,
             r.messiness,
-            if r.lock_out { "" } else { ", no lock out" }
+            if r.lock_out { "" } else { ", no lock out" },
+            r.margin
+                .map(|m| format!(", margin from piece {} +{} % a piece", m.from, m.percent))
+                .unwrap_or_default()
         )
     }
 
@@ -614,4 +618,21 @@ pub fn render(side: &Side) -> String {
         side.incoming.total()
     );
     s
+}
+
+/// The margin `--margin` and `--margin-increase` ask for, checked.
+fn margin(spec: &GameSpec) -> Result<Option<Margin>> {
+    match (spec.margin, spec.margin_increase) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => {
+            bail!("--margin-increase needs --margin, the piece attacks start growing at")
+        }
+        (Some(from), percent) => {
+            let percent = percent.unwrap_or(1);
+            if !(1..=1000).contains(&percent) {
+                bail!("--margin-increase {percent} is out of range 1..=1000 (per cent a piece)");
+            }
+            Ok(Some(Margin { from, percent }))
+        }
+    }
 }

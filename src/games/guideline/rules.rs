@@ -76,6 +76,28 @@ pub struct Rules {
     /// Whether a piece that locks wholly above the visible 20 rows loses (the guideline's
     /// lock out).
     pub lock_out: bool,
+    /// Attacks grow once a match has gone on this long, so that two sides that survive
+    /// anything still reach a result.
+    pub margin: Option<Margin>,
+}
+
+/// TETR.IO's margin time, counted in pieces so that a match stays a function of its seed:
+/// from piece `from` on, each piece a side places adds `percent` per cent to the rows every
+/// attack sends, rounded down. Without it two players that only defend draw every capped
+/// match, and self-play tunes a population of such players, to which a draw is as good as
+/// anything it can reach.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Margin {
+    pub from: u32,
+    pub percent: u32,
+}
+
+impl Margin {
+    /// The rows an attack of `rows` sends from a side's `piece`-th piece (1 its first).
+    pub fn rows(&self, rows: u32, piece: u32) -> u32 {
+        let percent = 100 + u64::from(self.percent) * u64::from(piece.saturating_sub(self.from));
+        (u64::from(rows) * percent / 100).min(u64::from(u32::MAX)) as u32
+    }
 }
 
 impl Default for Rules {
@@ -88,6 +110,7 @@ impl Default for Rules {
             garbage_cap: 8,
             messiness: 0.0,
             lock_out: true,
+            margin: None,
         }
     }
 }
@@ -552,4 +575,30 @@ pub fn clear_name(locked: &Locked) -> String {
 /// The piece letters of a queue, current first.
 pub fn letters(pieces: impl Iterator<Item = u8>) -> String {
     pieces.map(|p| LETTERS[p as usize]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Margin;
+
+    #[test]
+    fn a_margin_grows_attacks_by_its_per_cent_a_piece_rounded_down() {
+        let margin = Margin {
+            from: 100,
+            percent: 1,
+        };
+        // Before and at the margin's piece, attacks are as sent.
+        assert_eq!(margin.rows(4, 1), 4);
+        assert_eq!(margin.rows(4, 100), 4);
+        // 4 rows at 150 %; 1 row stays 1 until 200 %; nothing stays nothing.
+        assert_eq!(margin.rows(4, 150), 6);
+        assert_eq!(margin.rows(1, 199), 1);
+        assert_eq!(margin.rows(1, 200), 2);
+        assert_eq!(margin.rows(0, 1_000), 0);
+        let steep = Margin {
+            from: 0,
+            percent: 1_000,
+        };
+        assert_eq!(steep.rows(u32::MAX, u32::MAX), u32::MAX);
+    }
 }

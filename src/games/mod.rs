@@ -357,97 +357,45 @@ impl GameSpec {
     /// The flags that select this game, each with a leading space (a weights file names the
     /// game, its rules and size too, but a flag more says it plainly).
     fn flags(&self) -> String {
-        let mut s = String::new();
-        if let Some(w) = self.width {
-            s += &format!(" --width {w}");
+        fn text<T: std::fmt::Display>(value: &Option<T>) -> Option<String> {
+            value.as_ref().map(T::to_string)
         }
-        if let Some(h) = self.height {
-            s += &format!(" --height {h}");
-        }
-        if let Some(r) = &self.rules {
-            s += &format!(" --rules {r}");
-        }
-        if let Some(f) = &self.fitness {
-            s += &format!(" --fitness {f}");
-        }
-        if let Some(c) = self.colours {
-            s += &format!(" --colours {c}");
-        }
-        if let Some(n) = self.inarow {
-            s += &format!(" --inarow {n}");
-        }
-        if let Some(d) = self.depth {
-            s += &format!(" --depth {d}");
-        }
-        if let Some(d) = self.opponent_depth {
-            s += &format!(" --opponent-depth {d}");
-        }
-        if let Some(e) = self.endgame {
-            s += &format!(" --endgame {e}");
-        }
-        if let Some(b) = &self.book {
-            s += &format!(" --book {b}");
-        }
-        if let Some(w) = self.beam_width {
-            s += &format!(" --beam-width {w}");
-        }
-        if let Some(n) = self.samples {
-            s += &format!(" --samples {n}");
-        }
-        if let Some(n) = self.unseen {
-            s += &format!(" --unseen {n}");
-        }
-        if let Some(n) = self.fired {
-            s += &format!(" --fired {n}");
-        }
-        if let Some(n) = self.nodes {
-            s += &format!(" --nodes {n}");
-        }
-        if let Some(n) = self.pairs_shown {
-            s += &format!(" --pairs-shown {n}");
-        }
-        if let Some(n) = self.fire_points {
-            s += &format!(" --fire-points {n}");
-        }
-        if let Some(l) = self.level {
-            s += &format!(" --level {l}");
-        }
-        if let Some(n) = self.turns {
-            s += &format!(" --turns {n}");
-        }
-        if let Some(n) = self.splitting {
-            s += &format!(" --splitting {n}");
-        }
-        if let Some(m) = &self.mode {
-            s += &format!(" --mode {m}");
-        }
-        if let Some(n) = self.previews {
-            s += &format!(" --previews {n}");
-        }
-        if let Some(a) = &self.attack {
-            s += &format!(" --attack {a}");
-        }
-        if let Some(n) = self.garbage_delay {
-            s += &format!(" --garbage-delay {n}");
-        }
-        if let Some(n) = self.garbage_cap {
-            s += &format!(" --garbage-cap {n}");
-        }
-        if let Some(m) = self.messiness {
-            s += &format!(" --messiness {m}");
-        }
-        if let Some(m) = self.margin {
-            s += &format!(" --margin {m}");
-        }
-        if let Some(m) = self.margin_increase {
-            s += &format!(" --margin-increase {m}");
-        }
-        if let Some(t) = self.think_ms {
-            s += &format!(" --think-ms {t}");
-        }
-        if let Some(t) = self.timeout_ms {
-            s += &format!(" --timeout-ms {t}");
-        }
+        let valued: [(&str, Option<String>); 30] = [
+            ("--width", text(&self.width)),
+            ("--height", text(&self.height)),
+            ("--rules", text(&self.rules)),
+            ("--fitness", text(&self.fitness)),
+            ("--colours", text(&self.colours)),
+            ("--inarow", text(&self.inarow)),
+            ("--depth", text(&self.depth)),
+            ("--opponent-depth", text(&self.opponent_depth)),
+            ("--endgame", text(&self.endgame)),
+            ("--book", text(&self.book)),
+            ("--beam-width", text(&self.beam_width)),
+            ("--samples", text(&self.samples)),
+            ("--unseen", text(&self.unseen)),
+            ("--fired", text(&self.fired)),
+            ("--nodes", text(&self.nodes)),
+            ("--pairs-shown", text(&self.pairs_shown)),
+            ("--fire-points", text(&self.fire_points)),
+            ("--level", text(&self.level)),
+            ("--turns", text(&self.turns)),
+            ("--splitting", text(&self.splitting)),
+            ("--mode", text(&self.mode)),
+            ("--previews", text(&self.previews)),
+            ("--attack", text(&self.attack)),
+            ("--garbage-delay", text(&self.garbage_delay)),
+            ("--garbage-cap", text(&self.garbage_cap)),
+            ("--messiness", text(&self.messiness)),
+            ("--margin", text(&self.margin)),
+            ("--margin-increase", text(&self.margin_increase)),
+            ("--think-ms", text(&self.think_ms)),
+            ("--timeout-ms", text(&self.timeout_ms)),
+        ];
+        let mut s: String = valued
+            .into_iter()
+            .filter_map(|(flag, value)| value.map(|v| format!(" {flag} {v}")))
+            .collect();
         for o in &self.opponents {
             s += &format!(" --opponent {o}");
         }

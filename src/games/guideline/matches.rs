@@ -166,10 +166,7 @@ pub fn play(
             let rows_before = state[s].incoming.total();
             let played = game.play(&mut state[s], mv);
             record.moves[s].push(mv);
-            sent[s] = match game.rules.margin {
-                Some(margin) => margin.rows(played.locked.sent, record.pieces + 1),
-                None => played.locked.sent,
-            };
+            sent[s] = game.rules.rows_sent(played.locked.sent, record.pieces + 1);
             record.sent[s] += sent[s];
             if played.lost {
                 lost[s] = Some(loss_reason(&played));

@@ -81,6 +81,14 @@ pub struct Rules {
     pub margin: Option<Margin>,
 }
 
+impl Rules {
+    /// The rows an attack of `rows` sends from a side's `piece`-th piece (1 its first): as
+    /// the table says, or more past the margin.
+    pub fn rows_sent(&self, rows: u32, piece: u32) -> u32 {
+        self.margin.map_or(rows, |m| m.rows(rows, piece))
+    }
+}
+
 /// TETR.IO's margin time, counted in pieces so that a match stays a function of its seed:
 /// from piece `from` on, each piece a side places adds `percent` per cent to the rows every
 /// attack sends, rounded down. Without it two players that only defend draw every capped

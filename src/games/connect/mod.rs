@@ -325,16 +325,15 @@ impl Connect {
             spec.width.unwrap_or(7),
             spec.inarow.unwrap_or(4),
         )?;
-        let depth = spec.depth.unwrap_or(1);
-        if !(1..=MAX_DEPTH).contains(&depth) {
-            bail!("connect depth {depth} is out of range 1..={MAX_DEPTH}");
-        }
-        game.depth = depth;
-        let opponent_depth = spec.opponent_depth.unwrap_or(1);
-        if !(1..=MAX_DEPTH).contains(&opponent_depth) {
-            bail!("connect opponent_depth {opponent_depth} is out of range 1..={MAX_DEPTH}");
-        }
-        game.opponent_depth = opponent_depth;
+        let plies = |name: &str, depth: Option<u32>| {
+            let depth = depth.unwrap_or(1);
+            if !(1..=MAX_DEPTH).contains(&depth) {
+                bail!("connect {name} {depth} is out of range 1..={MAX_DEPTH}");
+            }
+            Ok(depth)
+        };
+        game.depth = plies("depth", spec.depth)?;
+        game.opponent_depth = plies("opponent_depth", spec.opponent_depth)?;
         if let Some(endgame) = spec.endgame {
             check_endgame(&game, endgame)?;
         }

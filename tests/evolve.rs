@@ -38,13 +38,14 @@ fn with_optimizer(config: &str, kind: &str) -> String {
         "ga" => "",
         "cem" => "\n[cem]\npopulation = 10\nelite_fraction = 0.3\n",
         "cmaes" => "\n[cmaes]\npopulation = 8\n",
+        "spsa" => "\n[spsa]\npairs = 4\n",
         _ => unreachable!("no optimizer {kind}"),
     };
     format!("{config}\n[optimizer]\nkind = \"{kind}\"\n{settings}")
 }
 
 /// Every optimiser the runs below are repeated with.
-const OPTIMIZERS: [&str; 3] = ["ga", "cem", "cmaes"];
+const OPTIMIZERS: [&str; 4] = ["ga", "cem", "cmaes", "spsa"];
 
 fn write_config(dir: &Path, text: &str) {
     fs::write(dir.join("run.config.toml"), text).unwrap();
@@ -87,7 +88,7 @@ fn same_config_same_bytes_with_one_or_two_threads() {
                 "{kind}: {name} differs between 1 and 2 threads"
             );
         }
-        // CE and CMA-ES record their step size; the GA's history keeps its columns.
+        // CE, CMA-ES and SPSA record their step size; the GA's history keeps its columns.
         let header = read(&dir.path().join("a"), "history.csv");
         let header = header.lines().next().unwrap();
         assert_eq!(

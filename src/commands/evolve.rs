@@ -12,6 +12,7 @@ use crate::tune::OptimizerKind;
 use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
 use crate::tune::external::ExternalConfig;
+use crate::tune::spsa::SpsaConfig;
 use crate::with_game;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
@@ -33,8 +34,9 @@ pub struct EvolveArgs {
     /// Features to tune, comma-separated (default: all of the game's).
     #[arg(long, value_delimiter = ',')]
     pub features: Option<Vec<String>>,
-    /// Optimiser: ga (genetic algorithm, the default), cem (noisy cross-entropy) or cmaes
-    /// (CMA-ES); its settings are the config's [ga], [cem] or [cmaes] table.
+    /// Optimiser: ga (genetic algorithm, the default), cem (noisy cross-entropy), cmaes
+    /// (CMA-ES) or spsa (perturbation pairs, for noisy match results); its settings are the
+    /// config's [ga], [cem], [cmaes] or [spsa] table.
     #[arg(long, value_enum)]
     pub optimizer: Option<OptimizerKind>,
     /// Candidates per generation (2 to 10,000) of the chosen optimiser.
@@ -151,6 +153,17 @@ impl EvolveArgs {
                     c.cmaes = Some(CmaesConfig {
                         population: p,
                         ..c.cmaes_config()
+                    })
+                }
+                OptimizerKind::Spsa if p % 2 == 1 => {
+                    bail!(
+                        "--population {p}: SPSA plays its candidates in pairs; give an even number"
+                    )
+                }
+                OptimizerKind::Spsa => {
+                    c.spsa = Some(SpsaConfig {
+                        pairs: p / 2,
+                        ..c.spsa_config()
                     })
                 }
                 OptimizerKind::External => {

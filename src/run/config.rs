@@ -14,6 +14,7 @@ use crate::tune::cem::CemConfig;
 use crate::tune::cmaes::CmaesConfig;
 use crate::tune::external::ExternalConfig;
 use crate::tune::ga::GaConfig;
+use crate::tune::spsa::SpsaConfig;
 use crate::tune::{OptimizerConfig, OptimizerKind, OptimizerSpec, OptimizerState};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -77,6 +78,9 @@ pub struct RunConfig {
     /// CMA-ES's settings, when it runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cmaes: Option<CmaesConfig>,
+    /// SPSA's settings, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spsa: Option<SpsaConfig>,
     /// The outside optimiser's name and population, when one drives the run from Python.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalConfig>,
@@ -110,6 +114,7 @@ impl Default for RunConfig {
             ga: GaConfig::default(),
             cem: None,
             cmaes: None,
+            spsa: None,
             external: None,
             hosted: None,
         }
@@ -318,6 +323,7 @@ impl RunConfig {
                 self.cmaes.is_some() && kind != OptimizerKind::Cmaes,
                 "cmaes",
             ),
+            (self.spsa.is_some() && kind != OptimizerKind::Spsa, "spsa"),
             (
                 self.external.is_some() && kind != OptimizerKind::External,
                 "external",
@@ -400,6 +406,11 @@ impl RunConfig {
         self.cmaes.clone().unwrap_or_default()
     }
 
+    /// SPSA's settings in force (the defaults where the config gives none).
+    pub fn spsa_config(&self) -> SpsaConfig {
+        self.spsa.clone().unwrap_or_default()
+    }
+
     /// The chosen optimiser's table filled in, so that run.toml states every setting the run
     /// used, and the GA's elitism and tournament brought within its population.
     pub fn resolved(mut self) -> RunConfig {
@@ -411,6 +422,7 @@ impl RunConfig {
             OptimizerKind::Ga => {}
             OptimizerKind::Cem => self.cem = Some(self.cem_config()),
             OptimizerKind::Cmaes => self.cmaes = Some(self.cmaes_config()),
+            OptimizerKind::Spsa => self.spsa = Some(self.spsa_config()),
             OptimizerKind::External => {
                 self.external = Some(self.external.clone().unwrap_or_default())
             }
@@ -424,6 +436,7 @@ impl RunConfig {
             OptimizerKind::Ga => OptimizerConfig::Ga(self.ga.clone()),
             OptimizerKind::Cem => OptimizerConfig::Cem(self.cem_config()),
             OptimizerKind::Cmaes => OptimizerConfig::Cmaes(self.cmaes_config()),
+            OptimizerKind::Spsa => OptimizerConfig::Spsa(self.spsa_config()),
             OptimizerKind::External => {
                 OptimizerConfig::External(self.external.clone().unwrap_or_default())
             }

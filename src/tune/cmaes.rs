@@ -6,7 +6,7 @@
 //! crate: the crates draw from their own generators and keep state that cannot be written into
 //! our checkpoint, and a run must reproduce from its seed and resume to the same bytes.
 
-use super::{Optimizer, check_vectors, first_point, gaussian, normalise, rank};
+use super::{Optimizer, check_vectors, first_point, gaussian, normalise, rank, step_variances};
 use crate::math;
 use anyhow::{Result, bail};
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
@@ -270,20 +270,13 @@ fn diagonal(values: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// The diagonal covariance whose standard deviations are proportional to the sizes of the
-/// weights of `point` (zero weights as 1 % of the root mean square), with a mean variance of 1.
+/// The diagonal covariance whose variances are [`step_variances`] of `point`; the identity
+/// for a zero point.
 fn scaled_to(point: &[f64]) -> Vec<f64> {
-    let n = point.len();
-    let rms = (point.iter().map(|x| x * x).sum::<f64>() / n as f64).sqrt();
-    if rms == 0.0 {
-        return identity(n);
+    match step_variances(point) {
+        Some(variances) => diagonal(&variances),
+        None => identity(point.len()),
     }
-    let variances: Vec<f64> = point
-        .iter()
-        .map(|x| (x.abs().max(0.01 * rms) / rms).powi(2))
-        .collect();
-    let mean = variances.iter().sum::<f64>() / n as f64;
-    diagonal(&variances.iter().map(|v| v / mean).collect::<Vec<_>>())
 }
 
 /// B and D of C = B D² Bᵀ; tiny negative eigenvalues from rounding are clamped to zero.

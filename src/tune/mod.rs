@@ -9,6 +9,7 @@ pub mod cmaes;
 pub mod external;
 pub mod fitness;
 pub mod ga;
+pub mod spsa;
 
 use crate::math;
 use rand::RngExt;
@@ -78,6 +79,24 @@ pub fn normalise(w: &mut [f64]) {
     }
 }
 
+/// Each weight's step variance in proportion to its size in `point` (a zero weight as one at
+/// 1 % of the root mean square), scaled to a mean of 1: what lets one step size move weights of
+/// very different scales alike (contest Tetris's `move_score` reaches 1,318, `i_held` 1).
+/// `None` for the zero point, which has no scale.
+pub(crate) fn step_variances(point: &[f64]) -> Option<Vec<f64>> {
+    let n = point.len();
+    let rms = (point.iter().map(|x| x * x).sum::<f64>() / n as f64).sqrt();
+    if rms == 0.0 {
+        return None;
+    }
+    let variances: Vec<f64> = point
+        .iter()
+        .map(|x| (x.abs().max(0.01 * rms) / rms).powi(2))
+        .collect();
+    let mean = variances.iter().sum::<f64>() / n as f64;
+    Some(variances.iter().map(|v| v / mean).collect())
+}
+
 /// Which optimiser a run uses: `[optimizer] kind` in a run config, `evolve --optimizer`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -89,6 +108,9 @@ pub enum OptimizerKind {
     Cem,
     /// CMA-ES (`[cmaes]`).
     Cmaes,
+    /// Simultaneous perturbation stochastic approximation (`[spsa]`): pairs of candidates
+    /// on the same games, for noisy fitness such as match results.
+    Spsa,
     /// An optimiser outside stacktune (`[external]`), whose candidates a host hands in each
     /// generation (Python's `stacktune.Run`); never a value of `--optimizer`, since only a run
     /// driven from Python has such a host.
@@ -102,6 +124,7 @@ impl OptimizerKind {
             OptimizerKind::Ga => "ga",
             OptimizerKind::Cem => "cem",
             OptimizerKind::Cmaes => "cmaes",
+            OptimizerKind::Spsa => "spsa",
             OptimizerKind::External => "external",
         }
     }
@@ -123,6 +146,7 @@ pub enum OptimizerConfig {
     Ga(ga::GaConfig),
     Cem(cem::CemConfig),
     Cmaes(cmaes::CmaesConfig),
+    Spsa(spsa::SpsaConfig),
     External(external::ExternalConfig),
 }
 
@@ -132,6 +156,7 @@ impl OptimizerConfig {
             OptimizerConfig::Ga(_) => OptimizerKind::Ga,
             OptimizerConfig::Cem(_) => OptimizerKind::Cem,
             OptimizerConfig::Cmaes(_) => OptimizerKind::Cmaes,
+            OptimizerConfig::Spsa(_) => OptimizerKind::Spsa,
             OptimizerConfig::External(_) => OptimizerKind::External,
         }
     }
@@ -142,6 +167,7 @@ impl OptimizerConfig {
             OptimizerConfig::Ga(c) => c.validate(),
             OptimizerConfig::Cem(c) => c.validate(),
             OptimizerConfig::Cmaes(c) => c.validate(),
+            OptimizerConfig::Spsa(c) => c.validate(),
             OptimizerConfig::External(c) => c.validate(),
         }
     }
@@ -154,6 +180,7 @@ impl OptimizerConfig {
             OptimizerConfig::Cem(c) => c.population,
             OptimizerConfig::Cmaes(c) if c.restarts => cmaes::MAX_POPULATION,
             OptimizerConfig::Cmaes(c) => c.lambda(dimension),
+            OptimizerConfig::Spsa(c) => c.population(),
             OptimizerConfig::External(c) => c.population,
         }
     }
@@ -179,6 +206,9 @@ impl OptimizerConfig {
             OptimizerConfig::Cmaes(c) => {
                 OptimizerState::Cmaes(cmaes::Cmaes::new(c.clone(), dimension, start, true, rng))
             }
+            OptimizerConfig::Spsa(c) => {
+                OptimizerState::Spsa(spsa::Spsa::new(c.clone(), dimension, start, true, rng))
+            }
             OptimizerConfig::External(c) => {
                 OptimizerState::External(external::External::new(c.clone(), dimension))
             }
@@ -194,6 +224,7 @@ pub enum OptimizerState {
     Ga(ga::GeneticAlgorithm),
     Cem(cem::CrossEntropy),
     Cmaes(cmaes::Cmaes),
+    Spsa(spsa::Spsa),
     External(external::External),
 }
 
@@ -203,6 +234,7 @@ impl OptimizerState {
             OptimizerState::Ga(_) => OptimizerKind::Ga,
             OptimizerState::Cem(_) => OptimizerKind::Cem,
             OptimizerState::Cmaes(_) => OptimizerKind::Cmaes,
+            OptimizerState::Spsa(_) => OptimizerKind::Spsa,
             OptimizerState::External(_) => OptimizerKind::External,
         }
     }
@@ -228,6 +260,7 @@ impl OptimizerState {
             (OptimizerState::Ga(o), OptimizerConfig::Ga(c)) => o.check(c, dimension),
             (OptimizerState::Cem(o), OptimizerConfig::Cem(c)) => o.check(c, dimension),
             (OptimizerState::Cmaes(o), OptimizerConfig::Cmaes(c)) => o.check(c, dimension),
+            (OptimizerState::Spsa(o), OptimizerConfig::Spsa(c)) => o.check(c, dimension),
             (OptimizerState::External(o), OptimizerConfig::External(c)) => o.check(c, dimension),
             _ => anyhow::bail!(
                 "it holds a {} optimizer, run.toml asks for {}",
@@ -242,6 +275,7 @@ impl OptimizerState {
             OptimizerState::Ga(o) => o,
             OptimizerState::Cem(o) => o,
             OptimizerState::Cmaes(o) => o,
+            OptimizerState::Spsa(o) => o,
             OptimizerState::External(o) => o,
         }
     }
@@ -257,6 +291,7 @@ impl Optimizer for OptimizerState {
             OptimizerState::Ga(o) => o.tell(fitness, rng),
             OptimizerState::Cem(o) => o.tell(fitness, rng),
             OptimizerState::Cmaes(o) => o.tell(fitness, rng),
+            OptimizerState::Spsa(o) => o.tell(fitness, rng),
             OptimizerState::External(o) => o.tell(fitness, rng),
         }
     }

@@ -14,9 +14,9 @@ use stacktune::games::connect::agents::PolicyAgent;
 use stacktune::games::connect::matches::play_out;
 use stacktune::games::connect::solver::{Solver, published_positions};
 use stacktune::games::connect::{Connect, Position};
-use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
+use stacktune_base::rng::game_stream;
 use std::hint::black_box;
 
 /// A plausible hand-set weight vector using every feature family, so that the bench pays for

@@ -16,9 +16,9 @@ use stacktune::game::Game;
 use stacktune::games::contest::Contest;
 use stacktune::games::contest::rules::Position;
 use stacktune::games::contest::stream::ContestStream;
-use stacktune::rng::game_stream;
 use stacktune::search::{beam, one_ply};
 use stacktune::weights::WeightFile;
+use stacktune_base::rng::game_stream;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -13,11 +13,11 @@ use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::GameSpec;
 use stacktune::games::guideline::{Guideline, Mode, rules::Rules};
 use stacktune::games::tetris::Tetris;
-use stacktune::progress::Progress;
-use stacktune::rng::Purpose;
-use stacktune::tune::Optimizer;
-use stacktune::tune::ga::{GaConfig, GeneticAlgorithm};
 use stacktune::weights::WeightFile;
+use stacktune_base::progress::Progress;
+use stacktune_base::rng::Purpose;
+use stacktune_tune::Optimizer;
+use stacktune_tune::ga::{GaConfig, GeneticAlgorithm};
 use std::sync::atomic::AtomicBool;
 
 const CANDIDATES: usize = 20;

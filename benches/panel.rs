@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use stacktune::games::panel::load::{parse_stock, parse_toml};
 use stacktune::games::panel::{AllSolutions, Puzzle, shortest};
-use stacktune::progress::Meter;
+use stacktune_base::progress::Meter;
 use std::hint::black_box;
 
 fn stage_59() -> Puzzle {

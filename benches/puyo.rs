@@ -10,9 +10,9 @@ use stacktune::eval::LinearPlayer;
 use stacktune::game::Game;
 use stacktune::games::puyo::features::potential;
 use stacktune::games::puyo::{Position, Puyo, Rules};
-use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search, lookahead};
 use stacktune::weights::WeightFile;
+use stacktune_base::rng::game_stream;
 use std::hint::black_box;
 
 const WEIGHTS: &str = "game = \"puyo\"\n[weights]\nmove_score = 0.01\npotential_chain = 3.0\n\

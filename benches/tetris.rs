@@ -7,9 +7,9 @@ use stacktune::episode::play_episode;
 use stacktune::eval::LinearPlayer;
 use stacktune::game::{EpisodeLimits, Game};
 use stacktune::games::tetris::Tetris;
-use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search, lookahead};
 use stacktune::weights::WeightFile;
+use stacktune_base::rng::game_stream;
 use std::hint::black_box;
 
 const PIECES: u64 = 20_000;

@@ -22,8 +22,8 @@ use stacktune::games::connect::agents::Opponent;
 use stacktune::games::connect::matches::{play_round, schedule};
 use stacktune::games::connect::solver::Solver;
 use stacktune::games::connect::{Connect, Position};
-use stacktune::rng::{Purpose, stream};
 use stacktune::search::Search;
+use stacktune_base::rng::{Purpose, stream};
 use std::collections::HashSet;
 
 fn main() -> anyhow::Result<()> {

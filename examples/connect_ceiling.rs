@@ -18,8 +18,8 @@ use stacktune::games::connect::Connect;
 use stacktune::games::connect::agents::{Agent, Opponent};
 use stacktune::games::connect::matches::MatchResult;
 use stacktune::games::connect::perfect::{Perfect, perfect_round};
-use stacktune::rng::{Purpose, stream};
-use stacktune::stats::Summary;
+use stacktune_base::rng::{Purpose, stream};
+use stacktune_base::stats::Summary;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

@@ -19,8 +19,8 @@
 use stacktune::games::connect::agents::{Agent, RandomAgent};
 use stacktune::games::connect::solver::{Solver, remaining_moves};
 use stacktune::games::connect::{Connect, Position};
-use stacktune::progress::{Meter, Mode, Stopped};
-use stacktune::rng::game_stream;
+use stacktune_base::progress::{Meter, Mode, Stopped};
+use stacktune_base::rng::game_stream;
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 use std::time::Duration;

@@ -18,11 +18,11 @@ use stacktune::embed::player_for;
 use stacktune::folder::RunFolder;
 use stacktune::game::{FeatureMask, FeatureValues, Game, Outcome};
 use stacktune::games::GameSpec;
-use stacktune::progress::Mode;
 use stacktune::replay::Replayable;
 use stacktune::run::{RunConfig, RunResult, evolve, rerun_of_finished};
-use stacktune::stats::Summary;
 use stacktune::weights::WeightFile;
+use stacktune_base::progress::Mode;
+use stacktune_base::stats::Summary;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 

@@ -7,10 +7,10 @@
 //! does not otherwise.
 
 use crate::report::{HistoryRow, history_csv};
-use crate::tune::{OptimizerConfig, OptimizerState};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use stacktune_tune::{OptimizerConfig, OptimizerState};
 
 /// What the run loop persists after every generation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -146,9 +146,9 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::ga::{GaConfig, GeneticAlgorithm};
     use rand::SeedableRng;
     use serde_json::{Value, json};
+    use stacktune_tune::ga::{GaConfig, GeneticAlgorithm};
 
     const FEATURES: [&str; 2] = ["holes", "bumpiness"];
 
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn another_optimizers_checkpoint_is_refused() {
         let text = two_generations().seal().unwrap();
-        let cem = OptimizerConfig::Cem(crate::tune::cem::CemConfig::default());
+        let cem = OptimizerConfig::Cem(stacktune_tune::cem::CemConfig::default());
         assert_eq!(
             format!("{:#}", open_for(&text, &cem).unwrap_err()),
             "it holds a ga optimizer, run.toml asks for cem"

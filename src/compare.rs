@@ -6,15 +6,15 @@
 
 use crate::backend::Backend;
 use crate::folder::RunFolder;
-use crate::fsutil::write_atomic;
 use crate::game::Game;
-use crate::progress::Mode;
 use crate::report::{CurvePoint, HistoryRow, plot_comparison};
 use crate::run::{RunConfig, evolve};
-use crate::stats::quantile;
 use crate::with_game;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
+use stacktune_base::fsutil::write_atomic;
+use stacktune_base::progress::Mode;
+use stacktune_base::stats::quantile;
 use std::path::{Path, PathBuf};
 
 /// Held-out measurements each run makes: enough points for a curve, few enough that

@@ -1,10 +1,10 @@
 //! Playing whole games with a player, one or many in parallel.
 
 use crate::game::{EpisodeLimits, EpisodeResult, Game, Policy};
-use crate::limits::THREADS;
-use crate::progress::Progress;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use stacktune_base::limits::THREADS;
+use stacktune_base::progress::Progress;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -83,7 +83,7 @@ pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) ->
 
 /// A pool of `threads` threads (0 = one per core), within [`THREADS`].
 pub fn thread_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
-    crate::limits::check("threads", threads, &THREADS)?;
+    stacktune_base::limits::check("threads", threads, &THREADS)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

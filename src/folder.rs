@@ -7,8 +7,8 @@
 //! who holds it. What was in a folder before is never overwritten or deleted: `--force` moves
 //! it aside to a dated name first.
 
-use crate::fsutil::clean;
 use anyhow::{Context, Result, bail};
+use stacktune_base::fsutil::clean;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -93,6 +93,13 @@ impl EpisodeResult {
         self.score / self.games
     }
 
+    /// The summary of `results` (mean, spread, 95 % interval) as games: each stands for its
+    /// [`games`](EpisodeResult::games), so a splitting estimate's mean is a ratio of sums.
+    pub fn summary(results: &[EpisodeResult]) -> stacktune_base::stats::Summary {
+        let ratios: Vec<(f64, f64)> = results.iter().map(|r| (r.score, r.games)).collect();
+        stacktune_base::stats::Summary::of_ratios(&ratios)
+    }
+
     /// The mean score a game of `results`: Σ score / Σ games, summed in their order (the plain
     /// mean when each is a game played). What fitness and every reported mean are.
     pub fn mean_per_game(results: &[EpisodeResult]) -> f64 {

@@ -26,7 +26,6 @@ pub mod versus;
 
 // Where games are played (threads or MPI ranks), and the optimisers, which name no game.
 pub mod backend;
-pub mod tune;
 
 // The games: rules, boards, features and the registry that builds them from their settings.
 pub mod games;
@@ -44,15 +43,5 @@ pub mod weights;
 
 // The trait every game implements, and the base every layer uses (the Tetris Bot Protocol's
 // messages and both of its ends name no game).
-pub mod fsutil;
+
 pub mod game;
-pub mod limits;
-pub mod match_stats;
-pub mod math;
-pub mod progress;
-pub mod ratings;
-pub mod rng;
-pub mod stats;
-pub mod stop;
-pub mod tbp;
-pub mod toml_error;

@@ -7,11 +7,11 @@
 //! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
 
 use crate::game::{EpisodeLimits, Game, Policy};
-use crate::progress::Progress;
-use crate::rng::game_stream;
 use crate::search::Player;
 use serde::Serialize;
 use serde_json::Value;
+use stacktune_base::progress::Progress;
+use stacktune_base::rng::game_stream;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -1,11 +1,11 @@
 //! What a run leaves for people: the history CSV and the fitness and weight plots.
 
-use crate::fsutil::write_atomic;
 use anyhow::{Context, Result};
 use image::codecs::png::PngEncoder;
 use image::{ColorType, ImageEncoder};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
+use stacktune_base::fsutil::write_atomic;
 use std::path::Path;
 
 /// One generation of a run, as `history.csv` lists it.

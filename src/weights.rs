@@ -3,11 +3,11 @@
 //! Weights are keyed by feature name so that a file stays valid whatever order a game keeps its
 //! features in, and so that a person can read and edit it.
 
-use crate::fsutil::write_atomic;
-use crate::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
-use crate::toml_error::toml_error;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use stacktune_base::fsutil::write_atomic;
+use stacktune_base::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
+use stacktune_base::toml_error::toml_error;
 use std::collections::BTreeMap;
 use std::path::Path;
 

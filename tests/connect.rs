@@ -8,7 +8,7 @@ use stacktune::games::connect::agents::{Agent, Negamax4, RandomAgent, Tutorial};
 use stacktune::games::connect::matches::{play_match, play_out};
 use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solver};
 use stacktune::games::connect::{Connect, Ending, Position};
-use stacktune::rng::game_stream;
+use stacktune_base::rng::game_stream;
 use std::collections::BTreeMap;
 
 mod common;

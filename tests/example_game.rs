@@ -5,8 +5,8 @@
 #[path = "../examples/trominoes.rs"]
 mod trominoes;
 
-use stacktune::progress::Mode;
 use stacktune::run::RunConfig;
+use stacktune_base::progress::Mode;
 use std::fs;
 use std::path::Path;
 

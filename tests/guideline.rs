@@ -643,7 +643,7 @@ fn move_features_name_the_clear_and_what_it_sent() {
 #[test]
 fn solo_modes_score_the_hand_set_weights_games() {
     use stacktune::game::{EpisodeLimits, Game};
-    use stacktune::rng::game_stream;
+    use stacktune_base::rng::game_stream;
     let cases = [
         // 40 lines in 107 and 104 pieces: 100 × 40 / pieces.
         (Mode::Sprint, [4000.0 / 107.0, 4000.0 / 104.0], [107, 104]),

@@ -1,4 +1,4 @@
-//! stacktune::math::port (the exp, ln and cos a WebAssembly build uses) against the platform's
+//! stacktune_base::math::port (the exp, ln and cos a WebAssembly build uses) against the platform's
 //! libm (glibc 2.36 on x86-64, which every shipped run was made with), bit for bit, on the
 //! arguments the tuner gives them: ln of the Gaussian draws' 1 − U (multiples of 2^-53 in
 //! (0, 1]) and of CMA-ES's counts, cos of 2πU, exp of CMA-ES's step-size factors and of ratings;
@@ -7,7 +7,7 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use stacktune::math::port;
+use stacktune_base::math::port;
 
 /// The first argument (of `count` drawn by `draw` from a stream seeded `seed`) at which `port`
 /// and `platform` differ, with both results.

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use stacktune::games::panel::load::{self, Entry};
 use stacktune::games::panel::{AllSolutions, Board, Puzzle, Swap, shortest};
-use stacktune::progress::Meter;
+use stacktune_base::progress::Meter;
 use std::fs;
 use std::path::Path;
 

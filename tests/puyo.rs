@@ -11,8 +11,8 @@ use stacktune::game::{EpisodeLimits, FeatureValues, Game, Outcome};
 use stacktune::games::puyo::field::Field;
 use stacktune::games::puyo::rules::{PLACEMENTS, Played, Step, placements};
 use stacktune::games::puyo::{Pair, Placement, Position, Puyo, Rules};
-use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search, lookahead};
+use stacktune_base::rng::game_stream;
 use std::fs;
 
 #[derive(Deserialize)]

@@ -2,8 +2,8 @@
 //! compared as parsed values, and what the engine behind it was told, call by call.
 
 use serde_json::{Value, json};
-use stacktune::tbp::bot::{Brain, serve_with_notes};
-use stacktune::tbp::messages::{
+use stacktune_tbp::bot::{Brain, serve_with_notes};
+use stacktune_tbp::messages::{
     Cell, Info, Move, MoveInfo, Orientation, Piece, RandomizerState, Rules, Spin, Start, Suggestion,
 };
 
@@ -16,7 +16,7 @@ struct Recorder {
 
 fn fixed_move(piece: Piece, orientation: Orientation, x: i32, y: i32) -> Move {
     Move {
-        location: stacktune::tbp::messages::Location {
+        location: stacktune_tbp::messages::Location {
             piece,
             orientation,
             x,

@@ -8,9 +8,9 @@
 //! has `harness = false` and the small runner in `main`.
 
 use serde_json::{Value, json};
-use stacktune::tbp::bot::{Brain, serve};
-use stacktune::tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
-use stacktune::tbp::messages::{
+use stacktune_tbp::bot::{Brain, serve};
+use stacktune_tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
+use stacktune_tbp::messages::{
     Board, Info, Location, Move, Orientation, Piece, Randomizer, RandomizerState, Rules, Spin,
     Start, Suggestion,
 };

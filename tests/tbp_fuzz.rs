@@ -8,9 +8,9 @@
 mod common;
 use common::fuzz::{cases, edits, mutate};
 use proptest::prelude::*;
-use stacktune::tbp::bot::{Brain, serve_with_notes};
-use stacktune::tbp::client::Bot;
-use stacktune::tbp::messages::{
+use stacktune_tbp::bot::{Brain, serve_with_notes};
+use stacktune_tbp::client::Bot;
+use stacktune_tbp::messages::{
     Board, Info, Move, Piece, Rules, Start, Suggestion, UNSUPPORTED_RULES,
 };
 use std::time::Duration;
@@ -37,7 +37,7 @@ impl Brain for Echo {
     }
     fn rules(&mut self, rules: &Rules) -> Result<(), String> {
         match rules.randomizer {
-            stacktune::tbp::messages::Randomizer::Unknown => Err(UNSUPPORTED_RULES.into()),
+            stacktune_tbp::messages::Randomizer::Unknown => Err(UNSUPPORTED_RULES.into()),
             _ => Ok(()),
         }
     }

@@ -3,7 +3,7 @@
 //! spec says.
 
 use serde_json::{Value, json};
-use stacktune::tbp::messages::{
+use stacktune_tbp::messages::{
     Board, BotMessage, Cell, FrontendMessage, Info, Location, Move, MoveInfo, Orientation, Piece,
     Randomizer, RandomizerState, Rules, Spin, Start, Suggestion,
 };

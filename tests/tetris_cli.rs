@@ -306,7 +306,7 @@ fn bad_arguments_are_one_line() {
         ),
         (
             &["evolve", "--optimizer", "sa"][..],
-            "error: invalid value 'sa' for '--optimizer <OPTIMIZER>' [possible values: ga, cem, cmaes] (--help lists the options)",
+            "error: invalid value 'sa' for '--optimizer <OPTIMIZER>' [possible values: ga, cem, cmaes, spsa] (--help lists the options)",
         ),
         (
             &["play", "--weights", "x", "--games", "-5"][..],

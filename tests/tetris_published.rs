@@ -7,10 +7,10 @@ use stacktune::episode::play_pairs;
 use stacktune::eval::LinearPlayer;
 use stacktune::game::EpisodeLimits;
 use stacktune::games::tetris::Tetris;
-use stacktune::progress::Progress;
-use stacktune::rng::game_stream;
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
+use stacktune_base::progress::Progress;
+use stacktune_base::rng::game_stream;
 use std::sync::atomic::AtomicBool;
 
 fn mean_lines(weights: &str, games: u64) -> f64 {

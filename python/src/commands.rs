@@ -11,7 +11,7 @@ use stacktune::backend::Local;
 use stacktune::commands::evolve::{EvolveArgs, execute};
 use stacktune::commands::play::PlayArgs;
 use stacktune::run::{RunConfig, RunResult};
-use stacktune::stop::host_stop_flag;
+use stacktune_base::stop::host_stop_flag;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;

@@ -12,7 +12,7 @@ use stacktune::games::contest::stream::ContestStream;
 use stacktune::games::puyo::{self, Puyo};
 use stacktune::games::tetris::pieces::PIECE_LETTERS;
 use stacktune::games::tetris::{self, Tetris};
-use stacktune::rng::game_stream;
+use stacktune_base::rng::game_stream;
 
 /// A game as the bindings drive it, one move at a time.
 pub trait Engine: Game + Clone + 'static {

@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 use stacktune::commands::evolve::execute_hosted;
 use stacktune::run::HostedSpec;
 use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame};
-use stacktune::stop::host_stop_flag;
+use stacktune_base::stop::host_stop_flag;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 

@@ -23,7 +23,7 @@ use pyo3::prelude::*;
 fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Runs in this process are stopped through Python (KeyboardInterrupt), never by a Ctrl-C
     // handler of their own, which would take SIGINT from the interpreter for good.
-    stacktune::stop::host_stop_flag();
+    stacktune_base::stop::host_stop_flag();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<games::PyTetris>()?;
     m.add_class::<games::PyContest>()?;

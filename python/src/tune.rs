@@ -15,7 +15,7 @@ use pyo3::types::PyDict;
 use stacktune::backend::Local;
 use stacktune::commands::evolve::execute_driven;
 use stacktune::run::{Driver, RunConfig, RunResult};
-use stacktune::stop::host_stop_flag;
+use stacktune_base::stop::host_stop_flag;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;

@@ -3,9 +3,9 @@
 use crate::backend::Backend;
 use crate::compare::{Entrant, compare};
 use crate::folder::RunFolder;
-use crate::limits::{self, GAMES_BUDGET, REPEATS};
-use crate::progress::Mode;
 use anyhow::{Result, bail};
+use stacktune_base::limits::{self, GAMES_BUDGET, REPEATS};
+use stacktune_base::progress::Mode;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]

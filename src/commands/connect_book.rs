@@ -3,11 +3,11 @@
 //! each outcome is kept as it comes in a file beside the book, and the same command run again
 //! after an interruption goes on from there.
 
-use crate::fsutil::{refuse_existing, write_new};
 use crate::games::connect::Position;
 use crate::games::connect::book::{Plan, solve_all};
-use crate::progress::{Mode, Progress};
 use anyhow::{Context, Result, bail};
+use stacktune_base::fsutil::{refuse_existing, write_new};
+use stacktune_base::progress::{Mode, Progress};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -141,7 +141,7 @@ impl Partial {
         let known = match std::fs::read_to_string(&path) {
             Ok(text) => Self::read(&path, &text, &first, deepest)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                crate::fsutil::write_new(&path, format!("{first}\n").as_bytes())?;
+                stacktune_base::fsutil::write_new(&path, format!("{first}\n").as_bytes())?;
                 HashMap::new()
             }
             Err(e) => bail!("cannot read {}: {e}", path.display()),

@@ -4,17 +4,17 @@ use crate::backend::Backend;
 use crate::folder::RunFolder;
 use crate::game::Game;
 use crate::games::GameSpec;
-use crate::progress::Mode;
 use crate::run::HostedSpec;
 use crate::run::hosted::{HostBackend, HostedGame};
 use crate::run::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
-use crate::tune::OptimizerKind;
-use crate::tune::cem::CemConfig;
-use crate::tune::cmaes::CmaesConfig;
-use crate::tune::external::ExternalConfig;
-use crate::tune::spsa::SpsaConfig;
 use crate::with_game;
 use anyhow::{Result, bail};
+use stacktune_base::progress::Mode;
+use stacktune_tune::OptimizerKind;
+use stacktune_tune::cem::CemConfig;
+use stacktune_tune::cmaes::CmaesConfig;
+use stacktune_tune::external::ExternalConfig;
+use stacktune_tune::spsa::SpsaConfig;
 use std::path::{Path, PathBuf};
 
 /// Where runs go without `--out`: a folder of the user's, listed in .gitignore in the

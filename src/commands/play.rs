@@ -6,14 +6,13 @@ use crate::backend::{Backend, Batch, GameData, Streams, vector};
 use crate::game::{EpisodeLimits, Game};
 use crate::games::AnyGame;
 use crate::games::GameSpec;
-use crate::progress::{Mode, Progress};
 use crate::replay::{Replayable, record_games};
 use crate::report_page::{ReplayPage, render_replays};
 use crate::search::Player;
-use crate::stats::Summary;
 use crate::weights::WeightFile;
 use crate::with_game;
 use anyhow::{Result, bail};
+use stacktune_base::progress::{Mode, Progress};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -132,14 +131,14 @@ pub fn run(mut args: PlayArgs, backend: &dyn Backend) -> Result<()> {
     }
     if let Some(out) = &args.replay_html {
         // Checked before playing too, so the games are not played for nothing.
-        crate::fsutil::refuse_existing(out)?;
+        stacktune_base::fsutil::refuse_existing(out)?;
     }
     // Ctrl-C stops the games under way and the command with them.
-    let stop = crate::stop::ctrl_c();
+    let stop = stacktune_base::stop::ctrl_c();
     with_game!(&any, g => {
         let player = super::player_for(g, &args.game, &file, &args.weights)?;
         if let Some(out) = &args.replay_html {
-            crate::fsutil::write_new(out, replay_page(g, &player, &args, stop)?.as_bytes())?;
+            stacktune_base::fsutil::write_new(out, replay_page(g, &player, &args, stop)?.as_bytes())?;
         }
         let g = &g.numbered_from(args.seed);
         let report = play(backend, g, &player, &args, stop)?;
@@ -211,7 +210,11 @@ pub fn play<G: Game>(
     args: &PlayArgs,
     stop: &AtomicBool,
 ) -> Result<PlayReport> {
-    crate::limits::check("--games", args.games, &crate::limits::HELD_OUT_GAMES)?;
+    stacktune_base::limits::check(
+        "--games",
+        args.games,
+        &stacktune_base::limits::HELD_OUT_GAMES,
+    )?;
     let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
     let opponents = game.opponents();
     let games = args.games * opponents.len().max(1) as u64;
@@ -252,7 +255,7 @@ pub fn play<G: Game>(
         })
         .collect();
     Ok(PlayReport {
-        summary: Summary::of_results(&results),
+        summary: crate::game::EpisodeResult::summary(&results),
         total_pieces,
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
         opponents,

@@ -5,8 +5,8 @@ use super::play_report::{Capped, PlayReport};
 use crate::games::tetris::Tetris;
 use crate::games::tetris::sequence::parse_pieces;
 use crate::search::Player;
-use crate::stats::Summary;
 use anyhow::{Context, Result};
+use stacktune_base::stats::Summary;
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -26,7 +26,7 @@ pub(super) fn run(
     let sequence = parse_pieces(&text, &pieces.display().to_string())?;
     if let Some(out) = trace_file {
         // Checked before playing too, so a long game is not played for nothing.
-        crate::fsutil::refuse_existing(out)?;
+        stacktune_base::fsutil::refuse_existing(out)?;
     }
     let mut trace = String::new();
     let start = Instant::now();
@@ -38,7 +38,7 @@ pub(super) fn run(
     });
     let seconds = start.elapsed().as_secs_f64();
     if let Some(out) = trace_file {
-        crate::fsutil::write_new(out, trace.as_bytes())?;
+        stacktune_base::fsutil::write_new(out, trace.as_bytes())?;
     }
     let report = PlayReport {
         summary: Summary::of(&[result.score]),

@@ -1,8 +1,8 @@
 //! What `play` reports: the summary `--json` prints, and the tables printed otherwise. Apart
 //! from `play` so that every way of playing (seeded games, `--pieces`) reports alike.
 
-use crate::stats::Summary;
 use serde::Serialize;
+use stacktune_base::stats::Summary;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! The flags of the exact searches (`solve`, `solve-connect`): their progress and time limit.
 
-use crate::progress::{Meter, Mode};
+use stacktune_base::progress::{Meter, Mode};
 use std::time::Duration;
 
 /// Progress on standard error and an optional time limit, shared so that both solvers read

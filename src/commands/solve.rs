@@ -3,9 +3,9 @@
 
 use super::search_flags::SearchFlags;
 use crate::games::panel::{AllSolutions, Entry, Puzzle, Swap, load, shortest};
-use crate::progress::{Meter, Stopped};
 use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
+use stacktune_base::progress::{Meter, Stopped};
 use std::path::PathBuf;
 use std::time::Instant;
 

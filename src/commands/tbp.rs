@@ -2,10 +2,10 @@
 
 use crate::games::guideline::rules::Rules;
 use crate::games::guideline::{Guideline, Mode};
-use crate::tbp::bot::serve;
 use crate::versus::brain::PlayerBrain;
 use crate::weights::WeightFile;
 use anyhow::{Context, Result};
+use stacktune_tbp::bot::serve;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -18,7 +18,7 @@ pub struct TbpArgs {
 /// Serves the player on standard input and output until `quit` or the end of input; notes on
 /// what it ignored go to standard error.
 pub fn run(args: TbpArgs) -> Result<()> {
-    crate::tbp::client::survive_closed_pipes();
+    stacktune_tbp::client::survive_closed_pipes();
     let game = Guideline::new(Rules::default(), Mode::Versus);
     let file = WeightFile::load(&args.weights)?;
     let player = game

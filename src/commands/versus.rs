@@ -4,12 +4,14 @@ use crate::games::AnyGame;
 use crate::games::GameSpec;
 use crate::games::guideline::Guideline;
 use crate::games::guideline::MATCH_PIECES;
-use crate::match_stats::{Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict};
-use crate::progress::{Mode, Progress};
 use crate::report_page::{ReplayPage, render_replays};
 use crate::versus::{Game, entrant, pair_seeds, play_pairs, tally};
 use anyhow::{Result, bail};
 use serde::Serialize;
+use stacktune_base::progress::{Mode, Progress};
+use stacktune_base::stats::matches::{
+    Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
+};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -111,7 +113,7 @@ pub struct SprtReport {
 }
 
 pub fn run(args: VersusArgs) -> Result<()> {
-    crate::tbp::client::survive_closed_pipes();
+    stacktune_tbp::client::survive_closed_pipes();
     let game = guideline(&args.game)?;
     let first = entrant(&game, &args.first)?;
     let second = entrant(&game, &args.second)?;
@@ -121,7 +123,7 @@ pub fn run(args: VersusArgs) -> Result<()> {
         .transpose()
         .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
     if let Some(out) = &args.replay_html {
-        crate::fsutil::refuse_existing(out)?;
+        stacktune_base::fsutil::refuse_existing(out)?;
     }
     let pairs = args.games.div_ceil(2);
     let pool = crate::episode::thread_pool(args.threads)?;
@@ -169,7 +171,7 @@ pub fn run(args: VersusArgs) -> Result<()> {
             version: env!("CARGO_PKG_VERSION"),
             replays: &[replay],
         })?;
-        crate::fsutil::write_new(out, page.as_bytes())?;
+        stacktune_base::fsutil::write_new(out, page.as_bytes())?;
     }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);

@@ -3,9 +3,9 @@
 use crate::game::{EpisodeLimits, Game};
 use crate::games::GameSpec;
 use crate::replay::Replayable;
-use crate::rng::game_stream;
 use crate::with_game;
 use anyhow::{Result, bail};
+use stacktune_base::rng::game_stream;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -10,11 +10,11 @@ pub mod panel;
 pub mod puyo;
 pub mod tetris;
 
-use crate::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
 use crate::search::{SAMPLED_FLAGS, Search};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
+use stacktune_base::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
 use std::path::Path;
 
 /// Names accepted by `--game`.
@@ -547,7 +547,11 @@ impl GameSpec {
                     bail!("unknown tetris rules `{r}`; valid rules: research, contest, guideline");
                 }
                 if let Some(effort) = self.splitting {
-                    crate::limits::check("--splitting", effort, &crate::limits::SPLITTING_EFFORT)?;
+                    stacktune_base::limits::check(
+                        "--splitting",
+                        effort,
+                        &stacktune_base::limits::SPLITTING_EFFORT,
+                    )?;
                 }
                 let game =
                     tetris::Tetris::new(self.width.unwrap_or(10), self.height.unwrap_or(20))?

@@ -4,20 +4,20 @@
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
 use super::match_fitness::MatchSettings;
-use crate::fsutil::clean;
 use crate::game::EpisodeLimits;
 use crate::games::GameSpec;
-use crate::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS};
-use crate::rng::{Purpose, stream};
-use crate::toml_error::toml_error;
-use crate::tune::cem::CemConfig;
-use crate::tune::cmaes::CmaesConfig;
-use crate::tune::external::ExternalConfig;
-use crate::tune::ga::GaConfig;
-use crate::tune::spsa::SpsaConfig;
-use crate::tune::{OptimizerConfig, OptimizerKind, OptimizerSpec, OptimizerState};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use stacktune_base::fsutil::clean;
+use stacktune_base::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS};
+use stacktune_base::rng::{Purpose, stream};
+use stacktune_base::toml_error::toml_error;
+use stacktune_tune::cem::CemConfig;
+use stacktune_tune::cmaes::CmaesConfig;
+use stacktune_tune::external::ExternalConfig;
+use stacktune_tune::ga::GaConfig;
+use stacktune_tune::spsa::SpsaConfig;
+use stacktune_tune::{OptimizerConfig, OptimizerKind, OptimizerSpec, OptimizerState};
 use std::path::{Path, PathBuf};
 
 /// Everything that defines a run. Every field has a default; `run.toml` in a run folder holds

@@ -5,14 +5,14 @@
 //! mean is the evaluation's: the executor names no game and no optimiser.
 
 use crate::checkpoint::Checkpoint;
-use crate::fsutil::write_atomic;
-use crate::progress::Progress;
 use crate::report::HistoryRow;
-use crate::rng::{Purpose, stream};
-use crate::stats::Summary;
-use crate::tune::fitness::Scores;
-use crate::tune::{Optimizer, normalise, rank};
+use crate::run::scores::Scores;
 use anyhow::{Result, bail};
+use stacktune_base::fsutil::write_atomic;
+use stacktune_base::progress::Progress;
+use stacktune_base::rng::{Purpose, stream};
+use stacktune_base::stats::Summary;
+use stacktune_tune::{Optimizer, normalise, rank};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;

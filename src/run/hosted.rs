@@ -7,13 +7,13 @@
 use super::config::HostedSpec;
 use crate::backend::{Backend, Batch, Streams};
 use crate::game::{EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
-use crate::progress::Progress;
 use crate::replay::Replayable;
-use crate::rng::Purpose;
 use anyhow::{Result, bail};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
+use stacktune_base::progress::Progress;
+use stacktune_base::rng::Purpose;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 

@@ -2,7 +2,7 @@
 //! (all of them, a round robin, or a seeded draw), the hall of fame of earlier generations'
 //! bests and the game's fixed anchors (its opponents: weights files, reference agents, TBP
 //! bots), and its fitness is a Bradley–Terry rating fitted to all of the generation's results
-//! at once (`crate::ratings`), on the logistic Elo scale, with its 95 % interval.
+//! at once (`stacktune_base::stats::ratings`), on the logistic Elo scale, with its 95 % interval.
 //!
 //! The matches ride on the games' own seam for opponents: the peers and the hall of fame join
 //! the game as rivals ([`Game::with_rivals`](crate::game::Game::with_rivals)) after its anchors,
@@ -13,13 +13,13 @@
 //! the candidates beat that anchor more), or, without anchors, the generation's mean.
 
 use crate::game::EpisodeResult;
-use crate::match_stats::Outcome;
-use crate::ratings::{Results, fit};
-use crate::rng::{Purpose, stream};
-use crate::tune::fitness::Scores;
+use crate::run::scores::Scores;
 use anyhow::Result;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+use stacktune_base::rng::{Purpose, stream};
+use stacktune_base::stats::matches::Outcome;
+use stacktune_base::stats::ratings::{Results, fit};
 
 /// A run's `[matches]` table: fitness from matches rather than mean scores.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

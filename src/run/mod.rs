@@ -17,6 +17,7 @@ pub mod hosted;
 pub mod match_fitness;
 mod observers;
 pub mod page;
+pub mod scores;
 mod stepped;
 
 use config::feature_indices;
@@ -30,16 +31,11 @@ use crate::backend::{Backend, GameData, vector};
 use crate::checkpoint::{Checkpoint, Expected};
 use crate::eval::LinearPlayer;
 use crate::folder::RunFolder;
-use crate::fsutil::write_atomic;
 use crate::game::Game;
-use crate::limits::check_memory;
-use crate::progress::{Mode, Progress};
 use crate::replay::{DEFAULT_MOVE_CAP, Replayable};
 use crate::report::{HistoryRow, References};
 use crate::report_page::{Final, HeldOut};
 use crate::search::Search;
-use crate::stats::Summary;
-use crate::tune::OptimizerKind;
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use evaluation::{GameEvaluation, expand_to, held_out};
@@ -47,6 +43,11 @@ use executor::Executor;
 use match_fitness::Schedule;
 use observers::{Display, HistoryFile, Plots, Timings};
 use page::ReportPage;
+use stacktune_base::fsutil::write_atomic;
+use stacktune_base::limits::check_memory;
+use stacktune_base::progress::{Mode, Progress};
+use stacktune_base::stats::Summary;
+use stacktune_tune::OptimizerKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -225,7 +226,7 @@ impl<'a, G: Game> Setup<'a, G> {
             data,
             start,
             backend,
-            stop: crate::stop::ctrl_c(),
+            stop: stacktune_base::stop::ctrl_c(),
         })
     }
 

@@ -2,10 +2,10 @@
 //! and the progress display, each an [`Observer`] of the run's executor.
 
 use super::executor::{GenerationDone, Observer};
-use crate::progress::{Mode, Progress};
 use crate::report::{References, Timing, append_timing, plot_fitness, plot_weights, write_history};
 use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use stacktune_base::progress::{Mode, Progress};
 use std::path::PathBuf;
 
 /// `history.csv`, rewritten whole (atomically) after every generation.

@@ -6,13 +6,13 @@ use super::evaluation::expand_to;
 use super::executor::{GenerationDone, Observer};
 use crate::eval::LinearPlayer;
 use crate::game::Game;
-use crate::progress::Progress;
 use crate::replay::{Replay, Replayable, record_games};
 use crate::report::{HistoryRow, read_timings};
 use crate::report_page::{Final, HeldOut, RunPage, write_run};
 use crate::search::{Player, Search};
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
+use stacktune_base::progress::Progress;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -226,7 +226,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
             search,
             cap,
             replayed: None,
-            stop: crate::stop::ctrl_c(),
+            stop: stacktune_base::stop::ctrl_c(),
         }
         .write(&history, final_summary)?
     });

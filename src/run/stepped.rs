@@ -16,10 +16,10 @@ use super::{Files, RunConfig, Setup, best_file, open_checkpoint, refuse_undriven
 use crate::backend::{Backend, Batch};
 use crate::checkpoint::Checkpoint;
 use crate::game::{EpisodeResult, Game};
-use crate::progress::{Mode, Progress};
 use crate::report::{HistoryRow, history_csv};
-use crate::stats::Summary;
 use anyhow::{Result, bail};
+use stacktune_base::progress::{Mode, Progress};
+use stacktune_base::stats::Summary;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;

@@ -73,7 +73,7 @@ mod tests {
     use crate::game::Game;
     use crate::games::connect::Connect;
     use crate::games::connect::agents::{Agent, RandomAgent};
-    use crate::rng::game_stream;
+    use stacktune_base::rng::game_stream;
 
     /// Plain minimax over `depth` plies, the definition alpha-beta must agree with.
     fn minimax(

@@ -319,7 +319,7 @@ fn keep_best<G: Game>(nodes: &mut Vec<Node<G>>, width: usize) {
 mod tests {
     use super::*;
     use crate::games::tetris::Tetris;
-    use crate::rng::game_stream;
+    use stacktune_base::rng::game_stream;
 
     fn el_tetris(game: &Tetris) -> LinearPlayer {
         let file =

@@ -14,7 +14,7 @@ pub use beam::{anytime, beam};
 pub use lookahead::{lookahead, one_ply};
 pub use sampled_beam::sampled_beam;
 // The beam's bounds live with the other bounds, below the weights files that check them.
-pub use crate::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
+pub use stacktune_base::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
 use crate::game::{Game, Policy};

@@ -10,8 +10,8 @@ use crate::games::guideline::Guideline;
 use crate::games::guideline::rules::Side;
 use crate::games::guideline::tbp::{as_said, index, legal_move, side_of, tbp_move};
 use crate::search::Player;
-use crate::tbp::bot::Brain;
-use crate::tbp::messages::{Info, Move, MoveInfo, Piece, Rules, Start, Suggestion};
+use stacktune_tbp::bot::Brain;
+use stacktune_tbp::messages::{Info, Move, MoveInfo, Piece, Rules, Start, Suggestion};
 
 /// A weight set under its search, answering as a TBP bot.
 pub struct PlayerBrain {

@@ -13,11 +13,11 @@ pub mod brain;
 use crate::games::guideline::bot::BotSide;
 use crate::games::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seat, Seeds};
 use crate::games::guideline::{Guideline, Opponent, OpponentKind};
-use crate::match_stats::{Outcome, Pentanomial, Trinomial};
-use crate::rng::{Purpose, stream};
 use crate::weights::WeightFile;
 use anyhow::Result;
 use rayon::prelude::*;
+use stacktune_base::rng::{Purpose, stream};
+use stacktune_base::stats::matches::{Outcome, Pentanomial, Trinomial};
 
 /// One of a match's two players by name, read as a run reads its opponents (a weights file,
 /// `hand` or `tbp:COMMAND`); a bot is started once here, so that one that cannot start is

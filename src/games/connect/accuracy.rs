@@ -5,10 +5,10 @@
 use super::agents::{Agent, RandomAgent};
 use super::solver::{COLUMNS, Solver};
 use super::{Column, Connect, Position};
-use crate::rng::game_stream;
 use anyhow::{Result, bail};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use stacktune_base::rng::game_stream;
 
 /// A 7 × 6 position with the score every column leaves (`None` when full), from
 /// [`Solver::analyse`].

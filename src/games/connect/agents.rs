@@ -318,7 +318,7 @@ impl Agent for PoolAgent<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::game_stream;
+    use stacktune_base::rng::game_stream;
 
     #[test]
     fn random_agent_plays_only_legal_columns() {

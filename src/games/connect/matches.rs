@@ -3,9 +3,9 @@
 
 use super::agents::Agent;
 use super::{Column, Connect, Ending, Position};
-use crate::rng::{Purpose, stream};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use stacktune_base::rng::{Purpose, stream};
 use std::ops::Add;
 
 /// How one game ended.

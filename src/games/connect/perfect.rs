@@ -229,7 +229,7 @@ mod tests {
     use super::*;
     use crate::games::connect::agents::{Negamax4, RandomAgent};
     use crate::games::connect::matches::play_out;
-    use crate::rng::game_stream;
+    use stacktune_base::rng::game_stream;
 
     #[test]
     fn takes_the_fastest_win_and_blocks_what_it_must() {

@@ -8,7 +8,7 @@
 
 use super::board::{Geometry, MAX_COLUMNS, centre_first};
 use super::{Connect, Position};
-use crate::progress::{Meter, Stopped};
+use stacktune_base::progress::{Meter, Stopped};
 use std::ops::RangeInclusive;
 
 /// The board the solver knows; also the layout of [`Connect::standard`] positions.
@@ -456,7 +456,7 @@ mod tests {
     use super::*;
     use crate::games::connect::Ending;
     use crate::games::connect::agents::{Agent, RandomAgent};
-    use crate::rng::game_stream;
+    use stacktune_base::rng::game_stream;
 
     /// Plain minimax over the engine's own rules, scored in Pons' convention.
     fn brute_force(game: &Connect, position: &Position) -> i32 {

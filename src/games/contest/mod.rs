@@ -428,7 +428,7 @@ mod tests {
     #[test]
     fn unseen_pieces_are_the_seven_equally() {
         let game = Contest::new(2, false).unwrap();
-        let mut position = game.start(&mut crate::rng::game_stream(1, 0));
+        let mut position = game.start(&mut stacktune_base::rng::game_stream(1, 0));
         let count = |position: &Position| {
             let (mut pieces, mut total) = (Vec::new(), 0.0);
             game.for_each_unseen(position, &mut |drawn, p| {

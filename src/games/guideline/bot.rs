@@ -11,8 +11,8 @@ use super::matches::Contestant;
 use super::rules::Side;
 use super::tbp::{legal_move, piece, start_of, tbp_move};
 use super::{Guideline, Move};
-use crate::tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
-use crate::tbp::messages::{Randomizer, Rules};
+use stacktune_tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
+use stacktune_tbp::messages::{Randomizer, Rules};
 use std::time::Duration;
 
 /// How a bot side is run.

@@ -7,9 +7,9 @@
 use super::movegen::{HEIGHT, Placement, Spin, WIDTH};
 use super::piece::LETTERS;
 use crate::games::tetris::board::Board;
-use crate::rng::{Purpose, stream};
 use anyhow::{Result, bail};
 use rand::RngExt;
+use stacktune_base::rng::{Purpose, stream};
 
 /// Rows of the visible field: a piece that locks wholly above them locks out.
 pub const VISIBLE: i8 = 20;

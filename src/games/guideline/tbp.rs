@@ -11,7 +11,7 @@ use super::rules::{Queue, Side};
 use super::{Guideline, Move};
 use crate::game::Game;
 use crate::games::tetris::board::Board;
-use crate::tbp::messages::{self, Cell, Location, Orientation, Piece, RandomizerState, Start};
+use stacktune_tbp::messages::{self, Cell, Location, Orientation, Piece, RandomizerState, Start};
 
 const PIECES: [Piece; 7] = [
     Piece::I,

@@ -95,7 +95,7 @@ pub fn parse_toml(text: &str, default_name: &str) -> Result<Entry> {
     let file: TomlPuzzle = toml::from_str(text).map_err(|e| {
         anyhow!(
             "malformed TOML: {}",
-            crate::toml_error::toml_error(text, &e)
+            stacktune_base::toml_error::toml_error(text, &e)
         )
     })?;
     let name = file.name.unwrap_or_else(|| default_name.to_string());

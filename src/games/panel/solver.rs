@@ -5,8 +5,8 @@
 //! or fewer, and a board's number of solutions with `r` swaps left is computed once.
 
 use super::board::{Board, Swap};
-use crate::progress::{Meter, Stopped};
 use anyhow::{Result, bail};
+use stacktune_base::progress::{Meter, Stopped};
 // Boards are six words the program made itself, so rustc's fast multiplicative hash is safe,
 // and SipHash would cost more than the rules do.
 use rustc_hash::FxHashMap as FxMap;
@@ -227,7 +227,7 @@ impl AllSolutions {
 mod tests {
     use super::*;
     use crate::games::panel::board::WIDTH;
-    use crate::progress::Meter;
+    use stacktune_base::progress::Meter;
 
     fn board(rows: &[[u8; WIDTH]]) -> Board {
         Board::from_rows(rows).unwrap()

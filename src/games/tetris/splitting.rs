@@ -190,7 +190,7 @@ fn rise(
 mod tests {
     use super::*;
     use crate::games::tetris::{Placement, board::Board};
-    use crate::rng::game_stream;
+    use stacktune_base::rng::game_stream;
 
     /// Never called: a game that has ended is not played on.
     struct NoPlayer;

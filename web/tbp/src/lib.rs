@@ -7,9 +7,9 @@
 use serde_json::json;
 use stacktune::games::guideline::rules::Rules;
 use stacktune::games::guideline::{Guideline, Mode};
-use stacktune::tbp::bot::{Bot, Reply};
 use stacktune::versus::brain::PlayerBrain;
 use stacktune::weights::WeightFile;
+use stacktune_tbp::bot::{Bot, Reply};
 use wasm_bindgen::prelude::*;
 
 /// The hand-set versus weights, the bot's when it is given none.

@@ -1,8 +1,11 @@
-//! Summary statistics of per-game results.
+//! Statistics: summaries of per-game results, a two-player match's score, Elo and SPRT
+//! ([`matches`]), and Bradley–Terry ratings of many players ([`ratings`]).
+
+pub mod matches;
+pub mod ratings;
 
 mod t95_table;
 
-use crate::game::EpisodeResult;
 use serde::Serialize;
 
 /// Mean, spread and range of a sample, as `play` reports them.
@@ -63,27 +66,31 @@ impl Summary {
 }
 
 impl Summary {
-    /// Summarises episodes: [`Summary::of`] their scores when each is a game played; when
-    /// episodes stand for other numbers of games (splitting estimates), the mean is the ratio
-    /// Σ score / Σ games with its delta-method interval, and the spread, median and range are
-    /// those of the episodes' own figures.
-    pub fn of_results(results: &[EpisodeResult]) -> Summary {
-        let per_game: Vec<f64> = results.iter().map(EpisodeResult::per_game).collect();
+    /// Summarises episodes given as (score, games they stand for): [`Summary::of`] their
+    /// scores when each is a game played; when episodes stand for other numbers of games
+    /// (splitting estimates), the mean is the ratio Σ score / Σ games with its delta-method
+    /// interval, and the spread, median and range are those of the episodes' own figures.
+    pub fn of_ratios(episodes: &[(f64, f64)]) -> Summary {
+        let per_game: Vec<f64> = episodes
+            .iter()
+            .map(|(score, games)| score / games)
+            .collect();
         let mut summary = Summary::of(&per_game);
-        if results.iter().all(|r| r.games == 1.0) {
+        if episodes.iter().all(|&(_, games)| games == 1.0) {
             return summary;
         }
-        let n = results.len() as f64;
-        let ratio = EpisodeResult::mean_per_game(results);
+        let n = episodes.len() as f64;
+        let ratio =
+            episodes.iter().map(|e| e.0).sum::<f64>() / episodes.iter().map(|e| e.1).sum::<f64>();
         // Var(Σy / Σx) ≈ Σ (y − R x)² / ((n − 1) n x̄²).
-        let residuals: f64 = results
+        let residuals: f64 = episodes
             .iter()
-            .map(|r| (r.score - ratio * r.games).powi(2))
+            .map(|(score, games)| (score - ratio * games).powi(2))
             .sum();
-        let mean_games = results.iter().map(|r| r.games).sum::<f64>() / n;
+        let mean_games = episodes.iter().map(|e| e.1).sum::<f64>() / n;
         summary.mean = ratio;
         summary.ci95 = if n > 1.0 {
-            t95(results.len() - 1) * (residuals / ((n - 1.0) * n)).sqrt() / mean_games
+            t95(episodes.len() - 1) * (residuals / ((n - 1.0) * n)).sqrt() / mean_games
         } else {
             0.0
         };
@@ -153,22 +160,18 @@ mod tests {
     /// game (their own figures 200 and 200: no spread, and no residual either).
     #[test]
     fn episodes_of_several_games_average_as_a_ratio_of_sums() {
-        let r = |score, games| EpisodeResult {
-            score,
-            games,
-            ..EpisodeResult::default()
-        };
-        let s = Summary::of_results(&[r(100.0, 0.5), r(300.0, 1.5)]);
+        let r = |score: f64, games: f64| (score, games);
+        let s = Summary::of_ratios(&[r(100.0, 0.5), r(300.0, 1.5)]);
         assert_eq!((s.mean, s.ci95, s.median), (200.0, 0.0, 200.0));
         // 30 / 0.1 and 10 / 0.3: the mean of ratios would be 166.7, the ratio of sums is 100;
         // residuals 20 and −20: √(800 / 2) / 0.2 × t(1) = 100 × 12.7062.
-        let s = Summary::of_results(&[r(30.0, 0.1), r(10.0, 0.3)]);
+        let s = Summary::of_ratios(&[r(30.0, 0.1), r(10.0, 0.3)]);
         assert!((s.mean - 100.0).abs() < 1e-12);
         assert!((s.ci95 - 12.706_204_736 * 20.0 / 0.2).abs() < 1e-6);
         assert_eq!((s.min, s.max), (10.0 / 0.3, 300.0));
         // Games played: exactly `of` over the scores.
         let played = [r(3.0, 1.0), r(5.0, 1.0), r(10.0, 1.0)];
-        assert_eq!(Summary::of_results(&played), Summary::of(&[3.0, 5.0, 10.0]));
+        assert_eq!(Summary::of_ratios(&played), Summary::of(&[3.0, 5.0, 10.0]));
     }
 
     /// scipy.stats.t.ppf(0.975, df) on both sides of the series' start (500), and towards the

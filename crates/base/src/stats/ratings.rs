@@ -4,7 +4,7 @@
 //! fame and anchors), and each pairing plays a different number of games or none, so raw win
 //! rates are not comparable; a rating fitted to all the results at once is. The model is
 //! Bradley–Terry's: player i beats j with probability γᵢ / (γᵢ + γⱼ), a draw counting half a
-//! win for each; the ratings are `400 log10 γ`, the logistic Elo of [`crate::match_stats`],
+//! win for each; the ratings are `400 log10 γ`, the logistic Elo of [`crate::stats::matches`],
 //! centred on the players' mean.
 //!
 //! A player that lost every game has no finite maximum-likelihood rating, yet a tuner must
@@ -20,9 +20,9 @@
 //! fit (virtual games included), under the constraint that the ratings' mean is 0: each is
 //! the interval of a player's rating relative to the population's mean.
 
-use crate::match_stats::Outcome;
 use crate::math;
 use crate::stats::NORMAL_95;
+use crate::stats::matches::Outcome;
 use nalgebra::DMatrix;
 
 /// Elo per unit of ln γ.

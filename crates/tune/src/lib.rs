@@ -1,20 +1,19 @@
 //! Optimisers over named real-valued weight vectors, and the fitness that drives them.
 //!
 //! As in argmin, an optimiser only computes the next step from its state ([`Optimizer`]:
-//! ask, then tell); the run loop in [`crate::run`] owns generations, stopping, checkpoints and
+//! ask, then tell); the run loop (stacktune-run) owns generations, stopping, checkpoints and
 //! reports. The optimiser sees vectors and fitness values and never a game.
 
 pub mod cem;
 pub mod cmaes;
 pub mod external;
-pub mod fitness;
 pub mod ga;
 pub mod spsa;
 
-use crate::math;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use stacktune_base::math;
 
 /// One step-wise optimiser: the candidates of this generation, then their fitness.
 pub trait Optimizer {
@@ -98,7 +97,8 @@ pub(crate) fn step_variances(point: &[f64]) -> Option<Vec<f64>> {
 }
 
 /// Which optimiser a run uses: `[optimizer] kind` in a run config, `evolve --optimizer`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum OptimizerKind {
     /// The genetic algorithm (`[ga]`).
@@ -114,7 +114,7 @@ pub enum OptimizerKind {
     /// An optimiser outside stacktune (`[external]`), whose candidates a host hands in each
     /// generation (Python's `stacktune.Run`); never a value of `--optimizer`, since only a run
     /// driven from Python has such a host.
-    #[value(skip)]
+    #[cfg_attr(feature = "clap", value(skip))]
     External,
 }
 

@@ -7,11 +7,11 @@
 //! our checkpoint, and a run must reproduce from its seed and resume to the same bytes.
 
 use super::{Optimizer, check_vectors, first_point, gaussian, normalise, rank, step_variances};
-use crate::math;
 use anyhow::{Result, bail};
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use stacktune_base::math;
 
 /// Settings of CMA-ES; everything else follows Hansen's defaults for the dimension.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

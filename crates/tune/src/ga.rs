@@ -3,11 +3,11 @@
 
 pub use super::rank;
 use super::{Optimizer, gaussian, normalise};
-use crate::limits::POPULATION;
 use anyhow::{Result, bail};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use stacktune_base::limits::POPULATION;
 
 /// How two parents make a child.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

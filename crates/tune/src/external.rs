@@ -5,10 +5,10 @@
 //! the outside optimiser learnt is its own to keep.
 
 use super::{Optimizer, check_vectors};
-use crate::limits::POPULATION;
 use anyhow::{Result, bail};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use stacktune_base::limits::POPULATION;
 
 /// `[external]` in a run config: which optimiser it is, for run.toml and people, and how many
 /// candidates it hands in a generation (which sizes the run's memory and game budget).

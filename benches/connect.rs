@@ -8,15 +8,15 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
-use stacktune::game::{Game, Policy};
-use stacktune::games::connect::accuracy::games_set;
-use stacktune::games::connect::agents::PolicyAgent;
-use stacktune::games::connect::matches::play_out;
-use stacktune::games::connect::solver::{Solver, published_positions};
-use stacktune::games::connect::{Connect, Position};
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
+use stacktune_game::{Game, Policy};
+use stacktune_games::connect::accuracy::games_set;
+use stacktune_games::connect::agents::PolicyAgent;
+use stacktune_games::connect::matches::play_out;
+use stacktune_games::connect::solver::{Solver, published_positions};
+use stacktune_games::connect::{Connect, Position};
 use std::hint::black_box;
 
 /// A plausible hand-set weight vector using every feature family, so that the bench pays for

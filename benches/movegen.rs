@@ -6,12 +6,12 @@
 //! rests on.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use stacktune::game::{FeatureValues, Game};
-use stacktune::games::guideline::movegen::{Placement, placements};
-use stacktune::games::guideline::piece::LETTERS;
-use stacktune::games::guideline::rules::{Rules, Side};
-use stacktune::games::guideline::{Guideline, Mode, matches};
-use stacktune::games::tetris::board::Board;
+use stacktune_game::{FeatureValues, Game};
+use stacktune_games::tetris::board::Board;
+use stacktune_games::tetris::guideline::movegen::{Placement, placements};
+use stacktune_games::tetris::guideline::piece::LETTERS;
+use stacktune_games::tetris::guideline::rules::{Rules, Side};
+use stacktune_games::tetris::guideline::{Guideline, Mode, matches};
 use std::hint::black_box;
 
 /// Cold Clear 2's T-spin bench board, column by column (bit r = row r from the bottom).
@@ -47,7 +47,7 @@ fn movegen(c: &mut Criterion) {
 
 /// Positions of both sides every fifth piece of six matches between the hand-set weights.
 fn versus_positions(game: &Guideline) -> Vec<Side> {
-    let hand = game.hand();
+    let hand = stacktune::registry::hand_player(game, stacktune::search::Search::OnePly);
     let mut sides = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {

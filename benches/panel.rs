@@ -3,9 +3,9 @@
 //! and the shortest solutions of all 60 classic stages together (the target is under 1 s).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use stacktune::games::panel::load::{parse_stock, parse_toml};
-use stacktune::games::panel::{AllSolutions, Puzzle, shortest};
 use stacktune_base::progress::Meter;
+use stacktune_games::panel::load::{parse_stock, parse_toml};
+use stacktune_games::panel::{AllSolutions, Puzzle, shortest};
 use std::hint::black_box;
 
 fn stage_59() -> Puzzle {

@@ -7,12 +7,12 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune::eval::LinearPlayer;
-use stacktune::game::Game;
-use stacktune::games::puyo::features::potential;
-use stacktune::games::puyo::{Position, Puyo, Rules};
 use stacktune::search::{Player, Search, lookahead};
 use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
+use stacktune_game::Game;
+use stacktune_games::puyo::features::potential;
+use stacktune_games::puyo::{Position, Puyo, Rules};
 use std::hint::black_box;
 
 const WEIGHTS: &str = "game = \"puyo\"\n[weights]\nmove_score = 0.01\npotential_chain = 3.0\n\
@@ -91,8 +91,8 @@ fn potential_per_second(c: &mut Criterion) {
 /// the sampled beam its file names, and the 2-ply weights under the 2-ply lookahead (the
 /// player the beam replaces), over the same mid-game positions.
 fn move_time(c: &mut Criterion) {
-    use stacktune::game::Policy;
-    use stacktune::games::GameSpec;
+    use stacktune_game::Policy;
+    use stacktune_games::settings::GameSpec;
     let spec = GameSpec {
         game: Some("puyo".into()),
         rules: Some("tsu".into()),

@@ -16,15 +16,17 @@
 //! each, in the order the games met them.
 
 use rayon::prelude::*;
-use stacktune::games::connect::accuracy::Solved;
-use stacktune::games::connect::accuracy::analysis_line;
-use stacktune::games::connect::agents::Opponent;
-use stacktune::games::connect::matches::{play_round, schedule};
-use stacktune::games::connect::solver::Solver;
-use stacktune::games::connect::{Connect, Position};
-use stacktune::search::Search;
+use stacktune::search::{Player, Search};
+use stacktune::weights::WeightFile;
 use stacktune_base::rng::{Purpose, stream};
+use stacktune_games::connect::accuracy::Solved;
+use stacktune_games::connect::accuracy::analysis_line;
+use stacktune_games::connect::agents::Opponent;
+use stacktune_games::connect::matches::{play_round, schedule};
+use stacktune_games::connect::solver::Solver;
+use stacktune_games::connect::{Connect, Position};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,7 +37,8 @@ fn main() -> anyhow::Result<()> {
         (games.parse()?, seed.parse()?, min_discs.parse()?);
     let depths: Vec<u32> = depth.split(',').map(str::parse).collect::<Result<_, _>>()?;
     let game = Connect::standard();
-    let opponents = ["random", "tutorial", "negamax4"].map(|name| Opponent::parse(&game, name));
+    let opponents = ["random", "tutorial", "negamax4"]
+        .map(|name| stacktune::registry::connect_opponent(&game, name));
     let openings = game.two_ply_openings();
     // One list of move strings per game, in the order the game met them.
     let mut played: Vec<Vec<String>> = Vec::new();
@@ -43,10 +46,11 @@ fn main() -> anyhow::Result<()> {
         .iter()
         .flat_map(|&d| opponents.iter().map(move |o| (d, o)));
     for (depth, opponent) in fixtures {
-        let mut player = Opponent::parse(&game, weights)?;
-        if let Opponent::Linear { player, .. } = &mut player {
-            player.search = Search::AlphaBeta { depth, endgame: 0 };
-        }
+        let eval = stacktune::registry::connect_weights(&game, weights, &WeightFile::load)?;
+        let player = Opponent::Policy {
+            name: weights.clone(),
+            policy: Arc::new(Player::new(eval, Search::AlphaBeta { depth, endgame: 0 })),
+        };
         let opponent = opponent.as_ref().map_err(|e| anyhow::anyhow!("{e:#}"))?;
         for round in 0..games {
             let mut rng = stream(seed, Purpose::Games, 0, round);

@@ -14,12 +14,12 @@
 //! wins whatever the opponent does (see `perfect_play_out`). One thread: every game uses one
 //! solver and what it learnt, since the series meets the same openings again and again.
 
-use stacktune::games::connect::Connect;
-use stacktune::games::connect::agents::{Agent, Opponent};
-use stacktune::games::connect::matches::MatchResult;
-use stacktune::games::connect::perfect::{Perfect, perfect_round};
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::stats::Summary;
+use stacktune_games::connect::Connect;
+use stacktune_games::connect::agents::{Agent, Opponent};
+use stacktune_games::connect::matches::MatchResult;
+use stacktune_games::connect::perfect::{Perfect, perfect_round};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
@@ -31,7 +31,7 @@ fn main() -> anyhow::Result<()> {
     let game = Connect::standard();
     let pool: Vec<Opponent> = pool
         .split(',')
-        .map(|name| Opponent::parse(&game, name))
+        .map(|name| stacktune::registry::connect_opponent(&game, name))
         .collect::<anyhow::Result<_>>()?;
     let n = pool.len() as u64;
     let mut perfect = Perfect::new();

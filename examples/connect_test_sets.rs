@@ -16,11 +16,11 @@
 //! candidates with a bound instead of an exact score (the sets are the same as solving each);
 //! a position that takes more than 10 s is skipped.
 
-use stacktune::games::connect::agents::{Agent, RandomAgent};
-use stacktune::games::connect::solver::{Solver, remaining_moves};
-use stacktune::games::connect::{Connect, Position};
 use stacktune_base::progress::{Meter, Mode, Stopped};
 use stacktune_base::rng::game_stream;
+use stacktune_games::connect::agents::{Agent, RandomAgent};
+use stacktune_games::connect::solver::{Solver, remaining_moves};
+use stacktune_games::connect::{Connect, Position};
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 use std::time::Duration;

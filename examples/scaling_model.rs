@@ -26,13 +26,13 @@
 use rand::RngExt;
 use stacktune::backend::{Backend, Batch, Dealer, GameData, Local, Streams, vector};
 use stacktune::eval::LinearPlayer;
-use stacktune::game::EpisodeLimits;
-use stacktune::game::Game;
-use stacktune::games::GameSpec;
-use stacktune::games::tetris::Tetris;
 use stacktune::weights::WeightFile;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::{Purpose, stream};
+use stacktune_game::EpisodeLimits;
+use stacktune_game::Game;
+use stacktune_games::settings::GameSpec;
+use stacktune_games::tetris::Tetris;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;

@@ -16,13 +16,13 @@ use stacktune::backend::LocalGame;
 use stacktune::commands::play::PlayArgs;
 use stacktune::embed::player_for;
 use stacktune::folder::RunFolder;
-use stacktune::game::{FeatureMask, FeatureValues, Game, Outcome};
-use stacktune::games::GameSpec;
-use stacktune::replay::Replayable;
 use stacktune::run::{RunConfig, RunResult, evolve, rerun_of_finished};
 use stacktune::weights::WeightFile;
 use stacktune_base::progress::Mode;
 use stacktune_base::stats::Summary;
+use stacktune_game::replay::Replayable;
+use stacktune_game::{FeatureMask, FeatureValues, Game, Outcome};
+use stacktune_games::settings::GameSpec;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 

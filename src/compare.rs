@@ -6,7 +6,7 @@
 
 use crate::backend::Backend;
 use crate::folder::RunFolder;
-use crate::game::Game;
+use crate::registry::Build;
 use crate::report::{CurvePoint, HistoryRow, plot_comparison};
 use crate::run::{RunConfig, evolve};
 use crate::with_game;
@@ -15,6 +15,7 @@ use serde::Serialize;
 use stacktune_base::fsutil::write_atomic;
 use stacktune_base::progress::Mode;
 use stacktune_base::stats::quantile;
+use stacktune_game::Game;
 use std::path::{Path, PathBuf};
 
 /// Held-out measurements each run makes: enough points for a curve, few enough that

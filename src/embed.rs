@@ -4,12 +4,13 @@
 
 use crate::backend::Backend;
 use crate::commands::play::{PlayArgs, PlayReport, play, prepare_with};
-use crate::game::Game;
-use crate::games::{AnyGame, GAME_NAMES, GameSpec};
+use crate::registry::{AnyGame, Build, GAME_NAMES};
 use crate::search::Player;
 use crate::weights::WeightFile;
 use crate::with_game;
 use anyhow::{Result, bail};
+use stacktune_game::Game;
+use stacktune_games::settings::GameSpec;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

@@ -1,8 +1,8 @@
 //! The linear evaluator `w · φ` and the move choice built on it, for any game.
 
-use crate::game::{FeatureMask, FeatureValues, Game, MAX_FEATURES, Outcome};
 use crate::weights::{WeightFile, check_weight};
 use anyhow::Result;
+use stacktune_game::{FeatureMask, FeatureValues, Game, MAX_FEATURES, Outcome};
 
 /// A linear player: weights resolved to the game's feature indices.
 ///

@@ -27,21 +27,12 @@ pub mod versus;
 // Where games are played (threads or MPI ranks), and the optimisers, which name no game.
 pub mod backend;
 
-// The games: rules, boards, features and the registry that builds them from their settings.
-pub mod games;
-
-// One game recorded as a player plays it, for the pages' replays (each game draws itself).
-pub mod replay;
+// The registry that builds a game of any kind from its settings, with its opponents.
+pub mod registry;
 
 // How far a player looks.
 pub mod search;
 
 // The linear player, its weights files, and whole episodes played in parallel.
-pub mod episode;
 pub mod eval;
 pub mod weights;
-
-// The trait every game implements, and the base every layer uses (the Tetris Bot Protocol's
-// messages and both of its ends name no game).
-
-pub mod game;

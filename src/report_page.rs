@@ -7,12 +7,12 @@
 //! is fetched: the page's Content-Security-Policy forbids any request, so a mistake cannot
 //! slip one in. The script, the style and the template are real files beside this one.
 
-use crate::replay::Replay;
 use crate::report::{HistoryRow, Timing};
 use anyhow::{Context, Result};
 use minijinja::{Environment, context};
 use serde::Serialize;
 use stacktune_base::fsutil::write_atomic;
+use stacktune_game::replay::Replay;
 use std::path::Path;
 
 const TEMPLATE: &str = include_str!("report_page/page.html");

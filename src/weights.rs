@@ -185,7 +185,7 @@ impl WeightFile {
 
     /// Refuses the weights for `rules` when they were tuned under other rules: the ones the
     /// file names, or `unnamed` for a file that names none (see
-    /// [`unnamed_rules`](crate::games::unnamed_rules); `None`: such a file fits any rules).
+    /// [`unnamed_rules`](crate::registry::unnamed_rules); `None`: such a file fits any rules).
     /// The one check that `play`, `watch`, `moves` and `export contest` make.
     pub fn check_rules(&self, rules: &str, unnamed: Option<&str>) -> Result<()> {
         match self.rules.as_deref().or(unnamed) {

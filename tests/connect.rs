@@ -1,14 +1,14 @@
 //! Connect-N: the rules, the features, the reference agents, matches, the perfect-play solver
 //! on Pons' published vectors, and the `solve-connect` command.
 
-use stacktune::episode::with_threads;
-use stacktune::game::{FeatureValues, Game};
-use stacktune::games::connect::accuracy::{Solved, games_set, move_accuracy};
-use stacktune::games::connect::agents::{Agent, Negamax4, RandomAgent, Tutorial};
-use stacktune::games::connect::matches::{play_match, play_out};
-use stacktune::games::connect::solver::{PUBLISHED_VECTORS, Solver};
-use stacktune::games::connect::{Connect, Ending, Position};
 use stacktune_base::rng::game_stream;
+use stacktune_game::episode::with_threads;
+use stacktune_game::{FeatureValues, Game};
+use stacktune_games::connect::accuracy::{Solved, games_set, move_accuracy};
+use stacktune_games::connect::agents::{Agent, Negamax4, RandomAgent, Tutorial};
+use stacktune_games::connect::matches::{play_match, play_out};
+use stacktune_games::connect::solver::{PUBLISHED_VECTORS, Solver};
+use stacktune_games::connect::{Connect, Ending, Position};
 use std::collections::BTreeMap;
 
 mod common;

@@ -2,14 +2,14 @@
 //! the exact solver proves keep the position's value, and its search picks among them.
 
 use stacktune::eval::LinearPlayer;
-use stacktune::game::Policy;
-use stacktune::games::connect::accuracy::{Solved, games_set};
-use stacktune::games::connect::book::Book;
-use stacktune::games::connect::perfect::value_keeping;
-use stacktune::games::connect::solver::Solver;
-use stacktune::games::connect::{Column, Connect, Position};
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
+use stacktune_game::Policy;
+use stacktune_games::connect::accuracy::{Solved, games_set};
+use stacktune_games::connect::book::Book;
+use stacktune_games::connect::perfect::value_keeping;
+use stacktune_games::connect::solver::Solver;
+use stacktune_games::connect::{Column, Connect, Position};
 
 mod common;
 use common::{assert_each_refused, assert_one_line_error, root, run};
@@ -273,7 +273,7 @@ fn the_book_player_keeps_every_booked_value() {
 /// outcomes its partial file kept, solving only the rest.
 #[test]
 fn connect_book_shows_progress_at_once_and_resumes_from_its_partial_file() {
-    use stacktune::games::connect::book::{Plan, solve_all};
+    use stacktune_games::connect::book::{Plan, solve_all};
     const ROOT: &str = "7723223332375564445442245537";
     let dir = tempfile::tempdir().unwrap();
     let book = |out: &str| {

@@ -5,8 +5,8 @@ mod common;
 
 use common::{assert_error, assert_one_line_error, json, run, run_in};
 use serde_json::Value;
-use stacktune::games::contest::rules::Rules;
-use stacktune::games::contest::stream::ContestStream;
+use stacktune_games::tetris::contest::rules::Rules;
+use stacktune_games::tetris::contest::stream::ContestStream;
 use std::path::Path;
 
 fn traces() -> Vec<Value> {
@@ -470,10 +470,10 @@ const LEVEL_1_REQUESTS: &str = "tests/data/contest/requests-l1-seed-0.txt";
 #[test]
 fn the_level_1_player_plays_its_recorded_game() {
     use stacktune::eval::LinearPlayer;
-    use stacktune::game::Policy;
-    use stacktune::games::contest::Contest;
     use stacktune::search::{Player, Search};
     use stacktune::weights::WeightFile;
+    use stacktune_game::Policy;
+    use stacktune_games::tetris::contest::Contest;
     let file = WeightFile::load(&common::root().join("weights/contest/beam-l1.toml")).unwrap();
     let search = file.search.unwrap();
     let game = Contest::new(1, false).unwrap();

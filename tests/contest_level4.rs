@@ -7,11 +7,11 @@ mod common;
 use common::{assert_one_line_error, json, run};
 use serde_json::Value;
 use stacktune::eval::LinearPlayer;
-use stacktune::game::Policy;
-use stacktune::games::contest::Contest;
-use stacktune::games::contest::stream::ContestStream;
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
+use stacktune_game::Policy;
+use stacktune_games::tetris::contest::Contest;
+use stacktune_games::tetris::contest::stream::ContestStream;
 
 /// A quick one-ply player whose level-4 game of 500 turns on seed 1 has two game overs.
 const ONE_PLY: &str = "reports/tetris-contest-l3/best.toml";

@@ -3,14 +3,14 @@
 //! without touching any file.
 
 use stacktune::eval::LinearPlayer;
-use stacktune::game::{Game, Policy};
-use stacktune::games::connect::accuracy::games_set;
-use stacktune::games::connect::agents::{Agent, PolicyAgent, RandomAgent};
-use stacktune::games::connect::solver::PUBLISHED_VECTORS;
-use stacktune::games::connect::{Column, Connect, Position};
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
+use stacktune_game::{Game, Policy};
+use stacktune_games::connect::accuracy::games_set;
+use stacktune_games::connect::agents::{Agent, PolicyAgent, RandomAgent};
+use stacktune_games::connect::solver::PUBLISHED_VECTORS;
+use stacktune_games::connect::{Column, Connect, Position};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;

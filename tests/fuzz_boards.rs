@@ -10,8 +10,9 @@ mod common;
 use common::fuzz::{cases, edits, mutate};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use stacktune::game::Game;
-use stacktune::games::{connect, contest, panel, puyo, tetris};
+use stacktune_game::Game;
+use stacktune_games::tetris::contest;
+use stacktune_games::{connect, panel, puyo, tetris};
 
 const TETRIS: &str = include_str!("data/boards/tetris.txt");
 const PUYO: &str = include_str!("data/boards/puyo.txt");

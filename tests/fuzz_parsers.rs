@@ -13,9 +13,10 @@ use common::root;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stacktune::checkpoint::{Checkpoint, Expected};
-use stacktune::game::Game;
+use stacktune::registry::Build;
 use stacktune::run::RunConfig;
 use stacktune::weights::WeightFile;
+use stacktune_game::Game;
 use std::path::Path;
 
 /// Asserts a one-line error: a message, no line break.
@@ -70,8 +71,8 @@ proptest! {
     fn weights_files(seed in any::<prop::sample::Index>(), ms in edits()) {
         let valid = files(&[("weights/tetris", ""), ("weights/puyo", ""), ("weights/connect", "")]);
         let text = mutate(seed.get::<String>(&valid), &ms);
-        let tetris = stacktune::games::GameSpec::default().build().unwrap();
-        let stacktune::games::AnyGame::Tetris(tetris) = tetris else { unreachable!() };
+        let tetris = stacktune_games::settings::GameSpec::default().build().unwrap();
+        let stacktune::registry::AnyGame::Tetris(tetris) = tetris else { unreachable!() };
         match read_alone("w.toml", &text, WeightFile::load)? {
             Ok(file) => {
                 if let Err(e) = file.check_against("tetris", tetris.feature_names()) {

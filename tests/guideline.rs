@@ -2,14 +2,14 @@
 //! board files, move generation against the plain search over piece states, and hand-worked
 //! sequences of combos, back-to-back, perfect clears, cancelling and rising garbage.
 
-use stacktune::games::guideline::listing;
-use stacktune::games::guideline::movegen::{
+use stacktune_games::tetris::board::Board;
+use stacktune_games::tetris::guideline::listing;
+use stacktune_games::tetris::guideline::movegen::{
     self, Input, Placement, Spin, paths, placement_of, reachable_states, replay, rests,
 };
-use stacktune::games::guideline::piece::{KICKS, Pose, T, turn};
-use stacktune::games::guideline::rules::{AttackTable, Queue, Rules, Side};
-use stacktune::games::guideline::{Guideline, Mode, matches};
-use stacktune::games::tetris::board::Board;
+use stacktune_games::tetris::guideline::piece::{KICKS, Pose, T, turn};
+use stacktune_games::tetris::guideline::rules::{AttackTable, Queue, Rules, Side};
+use stacktune_games::tetris::guideline::{Guideline, Mode, matches};
 use std::collections::{BTreeMap, BTreeSet};
 
 // ---------------------------------------------------------------------------------------
@@ -307,7 +307,7 @@ fn move_generation_equals_the_plain_search_on_random_boards() {
 #[test]
 fn move_generation_equals_the_plain_search_on_boards_from_matches() {
     let game = Guideline::new(Rules::default(), Mode::Versus);
-    let hand = game.hand();
+    let hand = stacktune::registry::hand_player(&game, stacktune::search::Search::OnePly);
     let mut boards = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {
@@ -527,8 +527,8 @@ fn garbage_that_pushes_the_stack_past_the_top_loses() {
 /// Every feature of `board` after a piece that cleared nothing (an O at row 0), with
 /// `incoming` rows waiting.
 fn feature_values(board: &Board, incoming: u32) -> BTreeMap<&'static str, f64> {
-    use stacktune::game::FeatureValues;
-    use stacktune::games::guideline::features::{FEATURE_NAMES, write};
+    use stacktune_game::FeatureValues;
+    use stacktune_games::tetris::guideline::features::{FEATURE_NAMES, write};
     let mut side = Side::given(*board, Queue::given(&[1, 1]), None, 0, false);
     side.incoming.push(incoming, 3);
     let mut values = FeatureValues::default();
@@ -642,8 +642,8 @@ fn move_features_name_the_clear_and_what_it_sent() {
 
 #[test]
 fn solo_modes_score_the_hand_set_weights_games() {
-    use stacktune::game::{EpisodeLimits, Game};
     use stacktune_base::rng::game_stream;
+    use stacktune_game::{EpisodeLimits, Game};
     let cases = [
         // 40 lines in 107 and 104 pieces: 100 × 40 / pieces.
         (Mode::Sprint, [4000.0 / 107.0, 4000.0 / 104.0], [107, 104]),
@@ -654,7 +654,8 @@ fn solo_modes_score_the_hand_set_weights_games() {
     ];
     for (mode, scores, pieces) in cases {
         let game = Guideline::new(Rules::default(), mode);
-        let hand = Guideline::new(Rules::default(), Mode::Versus).hand();
+        let versus = Guideline::new(Rules::default(), Mode::Versus);
+        let hand = stacktune::registry::hand_player(&versus, stacktune::search::Search::OnePly);
         for i in 0..2 {
             let limits = EpisodeLimits { max_moves: None };
             let r = game.episode(&hand, i, game_stream(1, i), limits, &mut |_, _| {});

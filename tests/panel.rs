@@ -3,9 +3,9 @@
 
 mod common;
 use common::*;
-use stacktune::games::panel::load::{self, Entry};
-use stacktune::games::panel::{AllSolutions, Board, Puzzle, Swap, shortest};
 use stacktune_base::progress::Meter;
+use stacktune_games::panel::load::{self, Entry};
+use stacktune_games::panel::{AllSolutions, Board, Puzzle, Swap, shortest};
 use std::fs;
 use std::path::Path;
 

@@ -5,14 +5,15 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use serde::Deserialize;
-use stacktune::episode::play_episode;
 use stacktune::eval::LinearPlayer;
-use stacktune::game::{EpisodeLimits, FeatureValues, Game, Outcome};
-use stacktune::games::puyo::field::Field;
-use stacktune::games::puyo::rules::{PLACEMENTS, Played, Step, placements};
-use stacktune::games::puyo::{Pair, Placement, Position, Puyo, Rules};
+use stacktune::registry::Build;
 use stacktune::search::{Player, Search, lookahead};
 use stacktune_base::rng::game_stream;
+use stacktune_game::episode::play_episode;
+use stacktune_game::{EpisodeLimits, FeatureValues, Game, Outcome};
+use stacktune_games::puyo::field::Field;
+use stacktune_games::puyo::rules::{PLACEMENTS, Played, Step, placements};
+use stacktune_games::puyo::{Pair, Placement, Position, Puyo, Rules};
 use std::fs;
 
 #[derive(Deserialize)]
@@ -327,7 +328,7 @@ fn episodes_are_reproducible_and_score_points() {
 
 #[test]
 fn preview_lets_the_player_look_two_plies() {
-    let spec = stacktune::games::GameSpec {
+    let spec = stacktune_games::settings::GameSpec {
         game: Some("puyo".into()),
         preview: true,
         ..Default::default()
@@ -391,8 +392,8 @@ fn two_ply_player_counts_the_chain_its_first_placement_fires() {
 
 #[test]
 fn spec_errors_are_one_clear_line() {
-    let spec = |f: fn(&mut stacktune::games::GameSpec)| {
-        let mut s = stacktune::games::GameSpec {
+    let spec = |f: fn(&mut stacktune_games::settings::GameSpec)| {
+        let mut s = stacktune_games::settings::GameSpec {
             game: Some("puyo".into()),
             ..Default::default()
         };
@@ -450,7 +451,7 @@ fn spec_errors_are_one_clear_line() {
 /// The sampled beam's settings from flags: each mistake is one line that names the flag.
 #[test]
 fn sampled_beam_flags_are_checked_with_one_clear_line() {
-    use stacktune::games::GameSpec;
+    use stacktune_games::settings::GameSpec;
     let search = |f: fn(&mut GameSpec)| {
         let mut s = GameSpec {
             game: Some("puyo".into()),
@@ -576,7 +577,7 @@ fn sampled_beam_search_table_is_checked_with_one_clear_line() {
 }
 
 fn shown(pairs: u8) -> Puyo {
-    let spec = stacktune::games::GameSpec {
+    let spec = stacktune_games::settings::GameSpec {
         game: Some("puyo".into()),
         rules: Some("tsu".into()),
         pairs_shown: Some(pairs),
@@ -692,7 +693,7 @@ fn the_fired_beam_values_moves_by_what_their_lines_fire() {
         };
         Player::new(eval, search)
     };
-    use stacktune::game::Policy;
+    use stacktune_game::Policy;
     for potential in [1.0, -1.0] {
         let one_ply = stacktune::search::one_ply(&eval(potential), &game, &position);
         assert_eq!(fired(eval(potential)).choose(&game, &position), one_ply);
@@ -729,7 +730,7 @@ fn the_sampled_beam_fires_when_the_weights_value_the_chain() {
         });
         chains.unwrap()
     };
-    use stacktune::game::Policy;
+    use stacktune_game::Policy;
     let fire = weighted(1.0).choose(&game, &position).unwrap();
     assert_eq!(chains_of(fire), 2, "{fire:?}");
     let hold = weighted(-1.0).choose(&game, &position).unwrap();

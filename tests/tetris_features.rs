@@ -1,9 +1,9 @@
 //! The published feature vectors of the research rules (tests/data/tetris-features.jsonl):
 //! board features of each board, top-out counts and the features of every placement.
 
-use stacktune::game::FeatureValues;
-use stacktune::games::tetris::board::{Board, FEATURE_NAMES, MOVE_FEATURES};
-use stacktune::games::tetris::listing::list_moves;
+use stacktune_game::FeatureValues;
+use stacktune_games::tetris::board::{Board, FEATURE_NAMES, MOVE_FEATURES};
+use stacktune_games::tetris::listing::list_moves;
 use std::collections::BTreeMap;
 
 type FeatureMap = BTreeMap<String, f64>;

@@ -8,10 +8,10 @@ mod common;
 use common::*;
 use serde::Deserialize;
 use stacktune::eval::LinearPlayer;
-use stacktune::games::tetris::Tetris;
-use stacktune::games::tetris::sequence::{TraceMove, parse_pieces};
 use stacktune::search::{Player, Search};
 use stacktune::weights::WeightFile;
+use stacktune_games::tetris::Tetris;
+use stacktune_games::tetris::sequence::{TraceMove, parse_pieces};
 use std::fs;
 
 const GAMES: &str = include_str!("data/tetris/mdptetris-games.jsonl");

@@ -4,15 +4,15 @@
 
 use crate::moves::Move;
 use rand_chacha::ChaCha8Rng;
-use stacktune::game::{Game, Outcome};
-use stacktune::games::connect::{self, Connect};
-use stacktune::games::contest::Contest;
-use stacktune::games::contest::rules::{self as contest_rules, LETTERS, Request};
-use stacktune::games::contest::stream::ContestStream;
-use stacktune::games::puyo::{self, Puyo};
-use stacktune::games::tetris::pieces::PIECE_LETTERS;
-use stacktune::games::tetris::{self, Tetris};
 use stacktune_base::rng::game_stream;
+use stacktune_game::{Game, Outcome};
+use stacktune_games::connect::{self, Connect};
+use stacktune_games::puyo::{self, Puyo};
+use stacktune_games::tetris::contest::Contest;
+use stacktune_games::tetris::contest::rules::{self as contest_rules, LETTERS, Request};
+use stacktune_games::tetris::contest::stream::ContestStream;
+use stacktune_games::tetris::pieces::PIECE_LETTERS;
+use stacktune_games::tetris::{self, Tetris};
 
 /// A game as the bindings drive it, one move at a time.
 pub trait Engine: Game + Clone + 'static {

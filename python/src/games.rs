@@ -11,15 +11,16 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
-use stacktune::game::Game;
-use stacktune::games::connect::Connect;
-use stacktune::games::contest::Contest;
-use stacktune::games::contest::rules::{self as contest_rules, LETTERS};
-use stacktune::games::contest::stream::Dealer;
-use stacktune::games::puyo::Puyo;
-use stacktune::games::tetris::Tetris;
-use stacktune::games::tetris::pieces::PIECE_LETTERS;
-use stacktune::games::{AnyGame, GameSpec};
+use stacktune::registry::{AnyGame, Build};
+use stacktune_game::Game;
+use stacktune_games::connect::Connect;
+use stacktune_games::puyo::Puyo;
+use stacktune_games::settings::GameSpec;
+use stacktune_games::tetris::Tetris;
+use stacktune_games::tetris::contest::Contest;
+use stacktune_games::tetris::contest::rules::{self as contest_rules, LETTERS};
+use stacktune_games::tetris::contest::stream::Dealer;
+use stacktune_games::tetris::pieces::PIECE_LETTERS;
 use std::sync::Arc;
 
 /// The board of `state` as a rows × columns array, top row first.
@@ -447,7 +448,7 @@ impl PyTetris {
         let py = board.py();
         let text = board_text(board, &TETRIS_CELLS)?;
         let parsed =
-            stacktune::games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
+            stacktune_games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
         let index = piece_number(piece, &PIECE_LETTERS)?;
         let spec = tetris_spec(parsed.width(), parsed.height(), bag7, preview, allow_topout);
         let game = build(&spec, |g| match g {
@@ -455,7 +456,7 @@ impl PyTetris {
             _ => None,
         })?;
         let dealer = game.dealer(seed);
-        let position = stacktune::games::tetris::Position::new(parsed, index as u8);
+        let position = stacktune_games::tetris::Position::new(parsed, index as u8);
         let recipe = Recipe::new(
             py.get_type::<PyTetris>().into_any(),
             Some("from_board"),
@@ -572,7 +573,7 @@ impl PyContest {
         let py = board.py();
         let text = board_text(board, &TETRIS_CELLS)?;
         let parsed =
-            stacktune::games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
+            stacktune_games::tetris::listing::parse_board(&text, "board").map_err(to_py)?;
         if (parsed.width(), parsed.height()) != (contest_rules::WIDTH, contest_rules::HEIGHT) {
             return Err(PyValueError::new_err(format!(
                 "a contest board is {} × {}, not {} × {}",
@@ -702,7 +703,7 @@ impl PyPuyo {
         allow_topout: bool,
         fitness: Option<String>,
     ) -> PyResult<PyPuyo> {
-        use stacktune::games::puyo::listing;
+        use stacktune_games::puyo::listing;
         let py = board.py();
         let recipe = Recipe::new(
             py.get_type::<PyPuyo>().into_any(),
@@ -730,7 +731,7 @@ impl PyPuyo {
             _ => None,
         })?;
         let dealer = game.dealer(seed);
-        let position = stacktune::games::puyo::Position::new(field, pair);
+        let position = stacktune_games::puyo::Position::new(field, pair);
         Ok(PyPuyo::made(State::at(game, position, dealer), recipe))
     }
 }
@@ -785,7 +786,7 @@ impl PyConnect {
         let py = board.py();
         let text = board_text(board, &['.', 'X', 'O'])?;
         let (game, position) =
-            stacktune::games::connect::listing::parse_board(&text, "board", inarow)
+            stacktune_games::connect::listing::parse_board(&text, "board", inarow)
                 .map_err(to_py)?;
         let game = Arc::new(game);
         let dealer = game.dealer(seed);

@@ -97,8 +97,8 @@ impl Outcome {
     }
 }
 
-impl From<&stacktune::game::Outcome> for Outcome {
-    fn from(o: &stacktune::game::Outcome) -> Outcome {
+impl From<&stacktune_game::Outcome> for Outcome {
+    fn from(o: &stacktune_game::Outcome) -> Outcome {
         Outcome {
             lines: o.cleared,
             points: o.points,

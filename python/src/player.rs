@@ -12,9 +12,9 @@ use crate::weights::{Given, args_in_memory};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyTuple, PyType};
-use stacktune::game::{Game, Policy};
-use stacktune::games::AnyGame;
+use stacktune::registry::AnyGame;
 use stacktune::search::{Player, Search};
+use stacktune_game::{Game, Policy};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! A game being played, one move at a time: the generic core of every game class.
 
 use crate::engine::Engine;
-use stacktune::game::{FeatureMask, MAX_FEATURES, Outcome};
+use stacktune_game::{FeatureMask, MAX_FEATURES, Outcome};
 use std::sync::Arc;
 
 /// A game, its position, where its next pieces come from, and its running score.

@@ -15,12 +15,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rayon::iter::Either;
 use rayon::prelude::*;
-use stacktune::game::Outcome;
-use stacktune::games::connect::Connect;
-use stacktune::games::connect::agents::{Agent, Opponent};
-use stacktune::games::contest::Contest;
-use stacktune::games::puyo::Puyo;
-use stacktune::games::tetris::Tetris;
+use stacktune_game::Outcome;
+use stacktune_games::connect::Connect;
+use stacktune_games::connect::agents::{Agent, Opponent};
+use stacktune_games::puyo::Puyo;
+use stacktune_games::tetris::Tetris;
+use stacktune_games::tetris::contest::Contest;
 
 /// The sizes of a vector's arrays, fixed by its game.
 #[derive(Clone, Copy)]
@@ -486,7 +486,7 @@ fn no_rival<G: Engine>(_: &G, name: &str, _: bool) -> PyResult<Rival<G>> {
 /// `name` (`random`, `tutorial`, `negamax4` or a connect weights file, as `ConnectOpponent`
 /// takes it) against the vector's agent, its tie-breaks drawn from each game's seeded stream.
 fn connect_rival(game: &Connect, name: &str, agent_first: bool) -> PyResult<Rival<Connect>> {
-    let opponent = Opponent::parse(game, name).map_err(to_py)?;
+    let opponent = stacktune::registry::connect_opponent(game, name).map_err(to_py)?;
     let rules = game.clone();
     Ok(Rival {
         reply: Box::new(move |state: &mut State<Connect>| {
@@ -645,7 +645,7 @@ impl ConnectOpponent {
     #[new]
     fn new(name: &str, game: PyRef<'_, PyConnect>) -> PyResult<Self> {
         let rules = (*game.state.game).clone();
-        let opponent = Opponent::parse(&rules, name).map_err(to_py)?;
+        let opponent = stacktune::registry::connect_opponent(&rules, name).map_err(to_py)?;
         Ok(ConnectOpponent {
             opponent,
             game: rules,

@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyDict, PyList, PyMapping, PyString, PyTuple};
 use stacktune::backend::Local;
 use stacktune::commands::play::PlayArgs;
-use stacktune::game::Game;
 use stacktune::weights::WeightFile;
+use stacktune_game::Game;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 

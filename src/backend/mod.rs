@@ -12,10 +12,8 @@
 #[cfg(feature = "mpi")]
 mod mpi;
 
-use crate::episode::{play_pairs, thread_pool};
 use crate::eval::LinearPlayer;
-use crate::game::{EpisodeLimits, EpisodeResult, Game, MAX_DETAILS, adapted};
-use crate::games::{AnyGame, GameSpec};
+use crate::registry::{AnyGame, Build, adapted};
 use crate::search::Player;
 use crate::weights::WeightFile;
 use crate::with_game;
@@ -24,6 +22,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::{Purpose, stream};
+use stacktune_game::episode::{play_pairs, thread_pool};
+use stacktune_game::{EpisodeLimits, EpisodeResult, Game, MAX_DETAILS};
+use stacktune_games::settings::GameSpec;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
@@ -106,7 +107,7 @@ impl GameData {
     /// Builds the game from the data alone.
     pub fn build(&self) -> Result<AnyGame> {
         self.build_from_settings()?
-            .adapted(self.numbered_from, &self.rivals)
+            .adapted(self.numbered_from, &self.rivals, self.spec.search()?)
     }
 
     /// The game the settings and files build, not yet numbered and without rivals: for a
@@ -229,7 +230,8 @@ impl<G: Game + Clone> Table<G> {
     /// taken out of [`AnyGame`] so that only the games a program plays are compiled into it:
     /// the browser's module): the batch's numbering and rivals applied ([`adapted`]).
     pub fn of_game(game: &G, batch: &Batch) -> Result<Table<G>> {
-        let adapted = adapted(game, batch.game.numbered_from, &batch.game.rivals)?;
+        let search = batch.game.spec.search()?;
+        let adapted = adapted(game, batch.game.numbered_from, &batch.game.rivals, search)?;
         Table::ready(adapted, game.feature_names(), batch)
     }
 

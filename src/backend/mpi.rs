@@ -12,13 +12,13 @@
 //! played by a second thread on its own rayon pool.
 
 use super::{Backend, Batch, Dealer, Local, Table, decode, encode};
-use crate::game::EpisodeResult;
 use anyhow::{Context, Result, bail};
 use mpi::Tag;
 use mpi::point_to_point::{Message, Status};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use stacktune_base::progress::Progress;
+use stacktune_game::EpisodeResult;
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

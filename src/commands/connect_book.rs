@@ -1,13 +1,13 @@
-//! `connect-book`: writes the opening book of [`crate::games::connect::book`], every position
+//! `connect-book`: writes the opening book of [`stacktune_games::connect::book`], every position
 //! up to some discs solved by stacktune's own solver. The work takes minutes a position, so
 //! each outcome is kept as it comes in a file beside the book, and the same command run again
 //! after an interruption goes on from there.
 
-use crate::games::connect::Position;
-use crate::games::connect::book::{Plan, solve_all};
 use anyhow::{Context, Result, bail};
 use stacktune_base::fsutil::{refuse_existing, write_new};
 use stacktune_base::progress::{Mode, Progress};
+use stacktune_games::connect::Position;
+use stacktune_games::connect::book::{Plan, solve_all};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -2,14 +2,15 @@
 
 use crate::backend::Backend;
 use crate::folder::RunFolder;
-use crate::game::Game;
-use crate::games::GameSpec;
+use crate::registry::Build;
 use crate::run::HostedSpec;
 use crate::run::hosted::{HostBackend, HostedGame};
 use crate::run::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
 use crate::with_game;
 use anyhow::{Result, bail};
 use stacktune_base::progress::Mode;
+use stacktune_game::Game;
+use stacktune_games::settings::GameSpec;
 use stacktune_tune::OptimizerKind;
 use stacktune_tune::cem::CemConfig;
 use stacktune_tune::cmaes::CmaesConfig;

@@ -18,11 +18,12 @@ pub mod versus;
 pub mod watch;
 
 use crate::eval::LinearPlayer;
-use crate::game::Game;
-use crate::games::{GameSpec, unnamed_rules};
+use crate::registry::{Build, unnamed_rules};
 use crate::search::Player;
 use crate::weights::WeightFile;
 use anyhow::Result;
+use stacktune_game::Game;
+use stacktune_games::settings::GameSpec;
 use std::path::Path;
 
 /// Loads a weights file and fills in the game, rules, pairs shown and search it names when the

@@ -1,8 +1,8 @@
 //! `moves`: every placement of a piece on a board, with every feature: how users debug weights.
 
-use crate::games::GAME_NAMES;
-use crate::games::tetris::listing;
+use crate::registry::GAME_NAMES;
 use anyhow::{Context, Result, bail};
+use stacktune_games::tetris::listing;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -43,7 +43,7 @@ pub fn listing(args: &MovesArgs, text: &str) -> Result<String> {
         return placements_listing(args, text);
     }
     check(args)?;
-    use crate::games::guideline::listing;
+    use stacktune_games::tetris::guideline::listing;
     let moves = listing::list(listing::parse(text, &source(args))?, piece(args)?)?;
     Ok(match args.json {
         true => format!("{}\n", serde_json::to_string(&moves)?),
@@ -69,12 +69,12 @@ pub fn placements_listing(args: &MovesArgs, text: &str) -> Result<String> {
                 false => listing::format_moves(&moves),
             })
         }
-        "puyo" => crate::games::puyo::listing::moves(text, &source, piece(args)?, args.json),
+        "puyo" => stacktune_games::puyo::listing::moves(text, &source, piece(args)?, args.json),
         "connect" => {
             if args.piece.is_some() {
                 bail!("connect has no pieces: drop --piece");
             }
-            crate::games::connect::listing::moves(
+            stacktune_games::connect::listing::moves(
                 text,
                 &source,
                 args.inarow.unwrap_or(4),

@@ -3,16 +3,17 @@
 pub use super::play_report::{Capped, GameRow, PlayReport, Versus};
 use super::play_report::{print_per_game, print_report, print_versus};
 use crate::backend::{Backend, Batch, GameData, Streams, vector};
-use crate::game::{EpisodeLimits, Game};
-use crate::games::AnyGame;
-use crate::games::GameSpec;
-use crate::replay::{Replayable, record_games};
+use crate::registry::AnyGame;
+use crate::registry::Build;
 use crate::report_page::{ReplayPage, render_replays};
 use crate::search::Player;
 use crate::weights::WeightFile;
 use crate::with_game;
 use anyhow::{Result, bail};
 use stacktune_base::progress::{Mode, Progress};
+use stacktune_game::replay::{Replayable, record_games};
+use stacktune_game::{EpisodeLimits, Game};
+use stacktune_games::settings::GameSpec;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -56,7 +57,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "pieces")]
     pub replay_html: Option<PathBuf>,
     /// With --replay-html: moves the page stores per game (it says when a game goes on).
-    #[arg(long, default_value_t = crate::replay::DEFAULT_MOVE_CAP, requires = "replay_html")]
+    #[arg(long, default_value_t = stacktune_game::replay::DEFAULT_MOVE_CAP, requires = "replay_html")]
     pub replay_moves: u64,
 }
 
@@ -169,7 +170,7 @@ fn replay_page<G: Replayable>(
         .game
         .play_command(&args.weights, args.seed, 1, max_pieces);
     let limits = EpisodeLimits::capped(max_pieces);
-    let games = crate::replay::replayed_games(game);
+    let games = stacktune_game::replay::replayed_games(game);
     let progress = Progress::new(Mode::detect(args.quiet), games, "replay page");
     let replays = record_games(
         game,
@@ -255,7 +256,7 @@ pub fn play<G: Game>(
         })
         .collect();
     Ok(PlayReport {
-        summary: crate::game::EpisodeResult::summary(&results),
+        summary: stacktune_game::EpisodeResult::summary(&results),
         total_pieces,
         pieces_per_second: total_pieces as f64 / seconds.max(1e-9),
         opponents,

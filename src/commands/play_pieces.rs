@@ -2,11 +2,11 @@
 //! a game recorded elsewhere (MdpTetris's, say) can be replayed and compared move by move.
 
 use super::play_report::{Capped, PlayReport};
-use crate::games::tetris::Tetris;
-use crate::games::tetris::sequence::parse_pieces;
 use crate::search::Player;
 use anyhow::{Context, Result};
 use stacktune_base::stats::Summary;
+use stacktune_games::tetris::Tetris;
+use stacktune_games::tetris::sequence::parse_pieces;
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Instant;

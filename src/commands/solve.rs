@@ -2,10 +2,10 @@
 //! as a table.
 
 use super::search_flags::SearchFlags;
-use crate::games::panel::{AllSolutions, Entry, Puzzle, Swap, load, shortest};
 use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use stacktune_base::progress::{Meter, Stopped};
+use stacktune_games::panel::{AllSolutions, Entry, Puzzle, Swap, load, shortest};
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -1,21 +1,24 @@
 //! `solve-connect`: the exact score of a 7 × 6 Connect Four position, and of each of its moves.
 
 use super::search_flags::SearchFlags;
-use crate::episode::with_threads;
-use crate::games::connect::accuracy::{
-    ACCURACY_GAMES, ACCURACY_SEED, GAMES_SET_FILE, accuracy_set, games_set, move_accuracy,
-};
-use crate::games::connect::agents::Agent;
-use crate::games::connect::agents::Opponent;
-use crate::games::connect::solver::Solver;
-use crate::games::connect::{Column, Connect, Position};
-use crate::search::Search;
+use crate::registry::connect_weights;
+use crate::search::{Player, Search};
+use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use rand_chacha::ChaCha8Rng;
 use stacktune_base::rng::game_stream;
+use stacktune_game::episode::with_threads;
+use stacktune_games::connect::accuracy::{
+    ACCURACY_GAMES, ACCURACY_SEED, GAMES_SET_FILE, accuracy_set, games_set, move_accuracy,
+};
+use stacktune_games::connect::agents::Agent;
+use stacktune_games::connect::agents::Opponent;
+use stacktune_games::connect::solver::Solver;
+use stacktune_games::connect::{Column, Connect, Position};
 use std::fmt::Write;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
@@ -109,7 +112,7 @@ pub fn run(args: SolveConnectArgs) -> Result<()> {
 struct Entry {
     line: usize,
     moves: String,
-    position: crate::games::connect::Position,
+    position: stacktune_games::connect::Position,
     expected: Option<i32>,
 }
 
@@ -232,34 +235,35 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
     };
     if let Some(depth) = depths
         .iter()
-        .find(|d| !(1..=crate::games::connect::MAX_DEPTH).contains(*d))
+        .find(|d| !(1..=stacktune_games::connect::MAX_DEPTH).contains(*d))
     {
         bail!(
             "--depth {depth} is out of range 1..={}",
-            crate::games::connect::MAX_DEPTH
+            stacktune_games::connect::MAX_DEPTH
         );
     }
     let endgame = args.endgame.unwrap_or(0);
     if let Some(e) = args.endgame {
-        crate::games::connect::check_endgame(&game, e)?;
+        stacktune_games::connect::check_endgame(&game, e)?;
     }
     // A weights file gives one agent per depth; a reference agent, one.
     let mut agents = Vec::new();
     for spec in &args.accuracy {
-        let opponent = Opponent::parse(&game, spec)?;
-        match &opponent {
-            Opponent::Linear { player, .. } => {
-                for &depth in &depths {
-                    let mut player = player.clone();
-                    player.search = Search::AlphaBeta { depth, endgame };
-                    let name = match args.endgame {
-                        Some(e) => format!("{} (depth {depth}, endgame {e})", opponent.name()),
-                        None => format!("{} (depth {depth})", opponent.name()),
-                    };
-                    agents.push(Opponent::Linear { name, player });
-                }
-            }
-            _ => agents.push(opponent),
+        if let Some(agent) = Opponent::agent_named(spec) {
+            agents.push(agent);
+            continue;
+        }
+        let eval = connect_weights(&game, spec, &WeightFile::load)?;
+        for &depth in &depths {
+            let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame });
+            let name = match args.endgame {
+                Some(e) => format!("{spec} (depth {depth}, endgame {e})"),
+                None => format!("{spec} (depth {depth})"),
+            };
+            agents.push(Opponent::Policy {
+                name,
+                policy: Arc::new(player),
+            });
         }
     }
     let random = with_threads(args.threads, accuracy_set)?;

@@ -1,10 +1,9 @@
 //! `versus`: matches between two versus Tetris players, each a weights file or a TBP bot.
 
-use crate::games::AnyGame;
-use crate::games::GameSpec;
-use crate::games::guideline::Guideline;
-use crate::games::guideline::MATCH_PIECES;
+use crate::registry::AnyGame;
+use crate::registry::Build;
 use crate::report_page::{ReplayPage, render_replays};
+use crate::search::Search;
 use crate::versus::{Game, entrant, pair_seeds, play_pairs, tally};
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -12,6 +11,9 @@ use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::matches::{
     Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
 };
+use stacktune_games::settings::GameSpec;
+use stacktune_games::tetris::guideline::Guideline;
+use stacktune_games::tetris::guideline::MATCH_PIECES;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -114,9 +116,9 @@ pub struct SprtReport {
 
 pub fn run(args: VersusArgs) -> Result<()> {
     stacktune_tbp::client::survive_closed_pipes();
-    let game = guideline(&args.game)?;
-    let first = entrant(&game, &args.first)?;
-    let second = entrant(&game, &args.second)?;
+    let (game, search) = guideline(&args.game)?;
+    let first = entrant(&game, &args.first, search)?;
+    let second = entrant(&game, &args.second, search)?;
     let sprt = args
         .sprt
         .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))
@@ -126,7 +128,7 @@ pub fn run(args: VersusArgs) -> Result<()> {
         stacktune_base::fsutil::refuse_existing(out)?;
     }
     let pairs = args.games.div_ceil(2);
-    let pool = crate::episode::thread_pool(args.threads)?;
+    let pool = stacktune_game::episode::thread_pool(args.threads)?;
     let progress = Progress::new(Mode::detect(args.quiet), pairs * 2, "games");
     let mut games: Vec<Game> = Vec::new();
     let mut verdict = None;
@@ -183,7 +185,9 @@ pub fn run(args: VersusArgs) -> Result<()> {
 
 /// The guideline game the flags describe: `--rules guideline` is implied, and what makes an
 /// episode (a mode, opponents) is `play`'s, not a match's.
-fn guideline(spec: &GameSpec) -> Result<Guideline> {
+/// The guideline game `spec` describes for a match, and the search its players without one of
+/// their own play under.
+fn guideline(spec: &GameSpec) -> Result<(Guideline, Search)> {
     if spec.mode.as_deref().is_some_and(|m| m != "versus") || !spec.opponents.is_empty() {
         bail!("--mode and --opponent choose play's episodes; versus plays its two players");
     }
@@ -194,7 +198,7 @@ fn guideline(spec: &GameSpec) -> Result<Guideline> {
         bail!("versus plays guideline tetris (--game tetris --rules guideline)");
     }
     match spec.build()? {
-        AnyGame::Guideline(g) => Ok(g),
+        AnyGame::Guideline(g) => Ok((g, spec.search()?)),
         _ => unreachable!("guideline rules build a guideline game"),
     }
 }

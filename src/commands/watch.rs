@@ -1,11 +1,12 @@
 //! `watch`: one game drawn in the terminal, so a user can see what weights do.
 
-use crate::game::{EpisodeLimits, Game};
-use crate::games::GameSpec;
-use crate::replay::Replayable;
+use crate::registry::Build;
 use crate::with_game;
 use anyhow::{Result, bail};
 use stacktune_base::rng::game_stream;
+use stacktune_game::replay::Replayable;
+use stacktune_game::{EpisodeLimits, Game};
+use stacktune_games::settings::GameSpec;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -4,14 +4,15 @@
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
 use super::match_fitness::MatchSettings;
-use crate::game::EpisodeLimits;
-use crate::games::GameSpec;
+use crate::registry::Build;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use stacktune_base::fsutil::clean;
 use stacktune_base::limits::{self, GAMES, GENERATIONS, HELD_OUT_GAMES, THREADS};
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::toml_error::toml_error;
+use stacktune_game::EpisodeLimits;
+use stacktune_games::settings::GameSpec;
 use stacktune_tune::cem::CemConfig;
 use stacktune_tune::cmaes::CmaesConfig;
 use stacktune_tune::external::ExternalConfig;

@@ -6,13 +6,13 @@ use super::config::RunConfig;
 use super::executor::Evaluation;
 use super::match_fitness::Schedule;
 use crate::backend::{Backend, Batch, GameData, Streams};
-use crate::game::Game;
 use crate::report::HistoryRow;
 use crate::run::scores::Scores;
 use anyhow::{Context, Result};
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::Purpose;
 use stacktune_base::stats::Summary;
+use stacktune_game::Game;
 use std::sync::atomic::AtomicBool;
 
 /// Scores generations for the executor: candidates expanded from the tuned features to the
@@ -127,7 +127,7 @@ pub(super) fn held_out(
 ) -> Result<Option<Summary>> {
     let batch = held_out_batch(data, weights, games, config);
     let results = backend.play(&batch, stop, progress)?;
-    Ok(results.map(|r| crate::game::EpisodeResult::summary(&r)))
+    Ok(results.map(|r| stacktune_game::EpisodeResult::summary(&r)))
 }
 
 /// The batch of `games` held-out games of a run of `config` on the game `data` describes,

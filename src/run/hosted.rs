@@ -6,14 +6,14 @@
 
 use super::config::HostedSpec;
 use crate::backend::{Backend, Batch, Streams};
-use crate::game::{EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
-use crate::replay::Replayable;
 use anyhow::{Result, bail};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::Purpose;
+use stacktune_game::replay::Replayable;
+use stacktune_game::{EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 

@@ -5,14 +5,13 @@
 //! at once (`stacktune_base::stats::ratings`), on the logistic Elo scale, with its 95 % interval.
 //!
 //! The matches ride on the games' own seam for opponents: the peers and the hall of fame join
-//! the game as rivals ([`Game::with_rivals`](crate::game::Game::with_rivals)) after its anchors,
+//! the game as rivals ([`Game::with_rivals`](stacktune_game::Game::with_rivals)) after its anchors,
 //! and every candidate plays the same games against the same opponents (game g meets opponent
 //! g mod n, as a two-player game's episodes do), so the batch is an ordinary batch of any
 //! backend, threads or MPI ranks, with its bytes. A rating is a zero-sum figure, so it is read
 //! against a fixed point: the first anchor's rating (the curve of a run then rises only when
 //! the candidates beat that anchor more), or, without anchors, the generation's mean.
 
-use crate::game::EpisodeResult;
 use crate::run::scores::Scores;
 use anyhow::Result;
 use rand::seq::SliceRandom;
@@ -20,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::stats::matches::Outcome;
 use stacktune_base::stats::ratings::{Results, fit};
+use stacktune_game::EpisodeResult;
 
 /// A run's `[matches]` table: fitness from matches rather than mean scores.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

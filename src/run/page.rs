@@ -5,14 +5,15 @@ use super::config::{RunConfig, feature_indices};
 use super::evaluation::expand_to;
 use super::executor::{GenerationDone, Observer};
 use crate::eval::LinearPlayer;
-use crate::game::Game;
-use crate::replay::{Replay, Replayable, record_games};
+use crate::registry::{Build, adapted};
 use crate::report::{HistoryRow, read_timings};
 use crate::report_page::{Final, HeldOut, RunPage, write_run};
 use crate::search::{Player, Search};
 use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use stacktune_base::progress::Progress;
+use stacktune_game::Game;
+use stacktune_game::replay::{Replay, Replayable, record_games};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -66,7 +67,8 @@ impl<G: Replayable> ReportPage<'_, G> {
                         .find(|r| r.best_weights != row.best_weights)
                 });
                 let with_previous = previous.and_then(|r| {
-                    game.with_rivals(&[expand_to(self.indices, names.len(), &r.best_weights)])
+                    let rival = expand_to(self.indices, names.len(), &r.best_weights);
+                    adapted(game, None, &[rival], self.search).ok()
                 });
                 let replays = record_games(
                     with_previous.as_ref().unwrap_or(game),

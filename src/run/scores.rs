@@ -5,7 +5,7 @@
 //! which returns results in a fixed order, so the figures depend on neither the thread count
 //! nor the number of processes.
 
-use crate::game::EpisodeResult;
+use stacktune_game::EpisodeResult;
 
 /// What scoring a set of candidates measured.
 #[derive(Clone, Debug, PartialEq)]

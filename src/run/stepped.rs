@@ -15,11 +15,11 @@ use super::score_final;
 use super::{Files, RunConfig, Setup, best_file, open_checkpoint, refuse_undriven_external};
 use crate::backend::{Backend, Batch};
 use crate::checkpoint::Checkpoint;
-use crate::game::{EpisodeResult, Game};
 use crate::report::{HistoryRow, history_csv};
 use anyhow::{Result, bail};
 use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::Summary;
+use stacktune_game::{EpisodeResult, Game};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -302,7 +302,7 @@ mod tests {
     use super::*;
     use crate::backend::Table;
     use crate::commands::evolve::{EvolveArgs, execute};
-    use crate::games::AnyGame;
+    use crate::registry::{AnyGame, Build};
 
     /// Plays every batch the run asks for as a pool of `workers` would, in consecutive
     /// chunks each built from the batch alone, until the run ends; stops early (for a resume)

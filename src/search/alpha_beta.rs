@@ -2,7 +2,7 @@
 
 use super::lookahead::{best_value, lookahead};
 use crate::eval::LinearPlayer;
-use crate::game::Game;
+use stacktune_game::Game;
 
 /// The first best move at `depth` plies (1: [`lookahead`] itself), among `only` when given
 /// (the moves an endgame solver keeps). Move values are from the mover's side, so the
@@ -70,10 +70,10 @@ fn negamax<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::games::connect::Connect;
-    use crate::games::connect::agents::{Agent, RandomAgent};
     use stacktune_base::rng::game_stream;
+    use stacktune_game::Game;
+    use stacktune_games::connect::Connect;
+    use stacktune_games::connect::agents::{Agent, RandomAgent};
 
     /// Plain minimax over `depth` plies, the definition alpha-beta must agree with.
     fn minimax(

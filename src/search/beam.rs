@@ -2,18 +2,22 @@
 
 use super::lookahead::lookahead;
 use crate::eval::LinearPlayer;
-use crate::game::Game;
+use stacktune_game::Game;
 
 /// What a move adds to its line's bank: its points, weighted as the weights weigh the game's
 /// points feature, and its value of the features the game banks ([`Game::banked_features`]).
 struct Bank<'a> {
     eval: &'a LinearPlayer,
     points_weight: f64,
-    moves: crate::game::FeatureMask,
+    moves: stacktune_game::FeatureMask,
 }
 
 impl Bank<'_> {
-    fn of(&self, outcome: &crate::game::Outcome, features: &crate::game::FeatureValues) -> f64 {
+    fn of(
+        &self,
+        outcome: &stacktune_game::Outcome,
+        features: &stacktune_game::FeatureValues,
+    ) -> f64 {
         let points = self.points_weight * outcome.points;
         match self.moves {
             0 => points,
@@ -270,8 +274,8 @@ fn child<G: Game>(
     after: &G::Position,
     known: bool,
     banked: f64,
-    outcome: &crate::game::Outcome,
-    features: &crate::game::FeatureValues,
+    outcome: &stacktune_game::Outcome,
+    features: &stacktune_game::FeatureValues,
 ) -> Node<G> {
     let ended = ends_line(outcome);
     Node {
@@ -285,7 +289,7 @@ fn child<G: Game>(
 }
 
 /// Whether a move ends its line: the game is over, decided or not, so nothing follows it.
-fn ends_line(outcome: &crate::game::Outcome) -> bool {
+fn ends_line(outcome: &stacktune_game::Outcome) -> bool {
     outcome.game_over || outcome.terminal_value.is_some()
 }
 
@@ -295,8 +299,8 @@ fn line_value(
     eval: &LinearPlayer,
     banked: f64,
     points_weight: f64,
-    outcome: &crate::game::Outcome,
-    features: &crate::game::FeatureValues,
+    outcome: &stacktune_game::Outcome,
+    features: &stacktune_game::FeatureValues,
 ) -> f64 {
     match outcome.terminal_value {
         Some(v) => v,
@@ -318,8 +322,8 @@ fn keep_best<G: Game>(nodes: &mut Vec<Node<G>>, width: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tetris::Tetris;
     use stacktune_base::rng::game_stream;
+    use stacktune_games::tetris::Tetris;
 
     fn el_tetris(game: &Tetris) -> LinearPlayer {
         let file =
@@ -402,7 +406,7 @@ mod tests {
     /// weighted as the weights weigh `move_score`, whatever the boards they leave.
     #[test]
     fn lines_that_end_the_game_are_worth_their_points() {
-        use crate::games::contest::Contest;
+        use stacktune_games::tetris::contest::Contest;
         let game = Contest::new(2, false).unwrap();
         let file = crate::weights::WeightFile::parse(include_str!(
             "../../reports/tetris-contest-l2/best.toml"
@@ -455,7 +459,7 @@ mod tests {
     /// that this brute force over every piece and move picks.
     #[test]
     fn past_the_previews_a_line_is_worth_its_expected_next_moves() {
-        use crate::games::contest::Contest;
+        use stacktune_games::tetris::contest::Contest;
         let game = Contest::new(2, false).unwrap();
         let file =
             crate::weights::WeightFile::parse(include_str!("../../weights/contest/beam-l2.toml"))

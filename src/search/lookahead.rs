@@ -1,7 +1,7 @@
 //! One ply, or two when the game shows the next piece.
 
 use crate::eval::LinearPlayer;
-use crate::game::Game;
+use stacktune_game::Game;
 
 /// The best move, the first in enumeration order winning ties; `None` when the game offers no
 /// move. When the position after a move knows its next piece (a game played with a preview),

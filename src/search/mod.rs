@@ -17,7 +17,7 @@ pub use sampled_beam::sampled_beam;
 pub use stacktune_base::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
-use crate::game::{Game, Policy};
+use stacktune_game::{Game, Policy};
 
 /// The names a sampled beam's width, samples, unseen pieces and fired points go by on the
 /// command line.
@@ -69,6 +69,16 @@ pub struct Player {
 impl Player {
     pub fn new(eval: LinearPlayer, search: Search) -> Player {
         Player { eval, search }
+    }
+}
+
+impl Search {
+    /// The search an earlier champion plays as a rival: this one, without an endgame solver.
+    pub fn for_rivals(self) -> Search {
+        match self {
+            Search::AlphaBeta { depth, .. } => Search::AlphaBeta { depth, endgame: 0 },
+            other => other,
+        }
     }
 }
 

@@ -3,9 +3,9 @@
 //! the pairs to come would let them fire.
 
 use crate::eval::LinearPlayer;
-use crate::game::{FeatureMask, FeatureValues, Game, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use stacktune_game::{FeatureMask, FeatureValues, Game, Outcome};
 
 /// One position the beam keeps: which first move leads to it, and its evaluation.
 struct Node<G: Game> {

@@ -17,18 +17,18 @@ use serde::Serialize;
 use stacktune::backend::{Batch, Dealer, GameData, Table, decode, encode, vector};
 use stacktune::commands::moves::{MovesArgs, placements_listing};
 use stacktune::eval::LinearPlayer;
-use stacktune::game::Game;
-use stacktune::games::AnyGame;
-use stacktune::games::connect::{Connect, Ending, Position};
-use stacktune::games::puyo::Puyo;
-use stacktune::games::tetris::Tetris;
-use stacktune::replay::{DEFAULT_MOVE_CAP, record_games};
+use stacktune::registry::AnyGame;
 use stacktune::run::{RunConfig, SteppedRun, held_out_batch};
 use stacktune::search::Player;
 use stacktune::weights::WeightFile;
 use stacktune::with_game;
 use stacktune_base::progress::Progress;
 use stacktune_base::stats::Summary;
+use stacktune_game::Game;
+use stacktune_game::replay::{DEFAULT_MOVE_CAP, record_games};
+use stacktune_games::connect::{Connect, Ending, Position};
+use stacktune_games::puyo::Puyo;
+use stacktune_games::tetris::Tetris;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -513,7 +513,7 @@ pub fn connect(config: &str, moves: &str, weights: Option<String>, depth: u32) -
         let file = weights_of(&config, &AnyGame::Connect(game.clone()), &weights)?;
         let eval = LinearPlayer::from_file(game, &file).map_err(js)?;
         let player = Player::new(eval, config.game.search().map_err(js)?);
-        let column = stacktune::game::Policy::choose(&player, game, &position)
+        let column = stacktune_game::Policy::choose(&player, game, &position)
             .ok_or_else(|| JsError::new("the player has no move"))?;
         ending = game.play(&mut position, column);
         moves.push(char::from(b'1' + column));

@@ -5,10 +5,10 @@
 //! [`PlayerBrain`], `stacktune tbp`'s, fed one message at a time (docs/web.md).
 
 use serde_json::json;
-use stacktune::games::guideline::rules::Rules;
-use stacktune::games::guideline::{Guideline, Mode};
-use stacktune::versus::brain::PlayerBrain;
 use stacktune::weights::WeightFile;
+use stacktune_games::tetris::guideline::brain::PlayerBrain;
+use stacktune_games::tetris::guideline::rules::Rules;
+use stacktune_games::tetris::guideline::{Guideline, Mode};
 use stacktune_tbp::bot::{Bot, Reply};
 use wasm_bindgen::prelude::*;
 

@@ -1,0 +1,136 @@
+//! Move accuracy: how often a player keeps the perfect-play result of a position, on two fixed
+//! sets of 7 × 6 positions where some column changes that result. The random set is solved
+//! when it is used; the games set, positions strong players meet, ships with its truth.
+
+use super::agents::{Agent, RandomAgent};
+use super::solver::{COLUMNS, Solver};
+use super::{Column, Connect, Position};
+use anyhow::{Result, bail};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use stacktune_base::rng::game_stream;
+
+/// A 7 × 6 position with the score every column leaves (`None` when full), from
+/// [`Solver::analyse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub position: Position,
+    pub columns: [Option<i32>; COLUMNS],
+}
+
+impl Solved {
+    /// Whether `column` keeps the position's value under perfect play: a win stays a win, a
+    /// draw a draw (a lost position is lost whatever is played).
+    pub fn preserves(&self, column: Column) -> bool {
+        let best = self.columns.iter().flatten().max().map(|s| s.signum());
+        let got = self.columns.get(column as usize).copied().flatten();
+        got.map(i32::signum) == best
+    }
+
+    /// Whether some legal column changes the value: only such positions test a player.
+    pub fn is_decisive(&self) -> bool {
+        let legal = self.columns.iter().flatten().map(|s| s.signum());
+        legal.clone().min() != legal.max()
+    }
+}
+
+/// Random games of the accuracy set: seed of their streams, and how many are sampled.
+pub const ACCURACY_SEED: u64 = 42;
+pub const ACCURACY_GAMES: u64 = 400;
+
+/// The fixed set move accuracy is measured on: game i of `ACCURACY_GAMES` is played by two
+/// `random` agents from the empty board, drawing from (`ACCURACY_SEED`, i), and stopped after
+/// 10 + (i mod 20) discs (a game over before then gives no position); of these positions, the
+/// decisive ones (see [`Solved::is_decisive`]), in game order. Solved in parallel on the
+/// current rayon pool, one solver per thread; the set does not depend on the thread count.
+pub fn accuracy_set() -> Vec<Solved> {
+    let game = Connect::standard();
+    let positions: Vec<Position> = (0..ACCURACY_GAMES)
+        .filter_map(|i| {
+            let mut rng = game_stream(ACCURACY_SEED, i);
+            let mut random = RandomAgent::new(&game);
+            let mut position = game.empty();
+            for _ in 0..10 + i % 20 {
+                let column = random.choose(&position, &mut rng);
+                if game.play(&mut position, column).is_some() {
+                    return None;
+                }
+            }
+            Some(position)
+        })
+        .collect();
+    let solved: Vec<Solved> = positions
+        .par_iter()
+        .map_init(Solver::new, |solver, &position| Solved {
+            position,
+            columns: solver
+                .analyse(&position)
+                .expect("a solver without a time limit runs to the end"),
+        })
+        .collect();
+    solved.into_iter().filter(Solved::is_decisive).collect()
+}
+
+/// The fraction of `set` where `agent` picks a value-preserving column (see
+/// [`Solved::preserves`]): a strength measure that needs no opponent. NaN for an empty set.
+pub fn move_accuracy(agent: &mut dyn Agent, set: &[Solved], rng: &mut ChaCha8Rng) -> f64 {
+    let kept = set
+        .iter()
+        .filter(|s| s.preserves(agent.choose(&s.position, rng)))
+        .count();
+    kept as f64 / set.len() as f64
+}
+
+/// What `c4solver -a` prints for a full column, kept so that its output and ours compare.
+const FULL: i32 = -1000;
+
+/// A line of an analysis file, as Pons' solver prints it with `-a`: the moves, then the score
+/// of each column for the side to move, -1000 for a full column.
+pub fn analysis_line(moves: &str, columns: &[Option<i32>; COLUMNS]) -> String {
+    let mut line = moves.to_string();
+    for score in columns {
+        line.push(' ');
+        line.push_str(&score.unwrap_or(FULL).to_string());
+    }
+    line
+}
+
+/// Reads an [`analysis_line`]; the error says what is wrong with it.
+pub fn parse_analysis_line(game: &Connect, line: &str) -> Result<(String, Solved)> {
+    let mut fields = line.split_whitespace();
+    let moves = fields.next().unwrap_or_default();
+    let position = game
+        .parse_moves(moves)
+        .map_err(|e| anyhow::anyhow!("position `{moves}`: {e}"))?;
+    let scores: Vec<&str> = fields.collect();
+    if scores.len() != COLUMNS {
+        bail!("{} scores after `{moves}`, not {COLUMNS}", scores.len());
+    }
+    let mut columns = [None; COLUMNS];
+    for (column, text) in columns.iter_mut().zip(scores) {
+        let score: i32 = text
+            .parse()
+            .map_err(|_| anyhow::anyhow!("score `{text}` is not a whole number"))?;
+        *column = (score != FULL).then_some(score);
+    }
+    Ok((moves.to_string(), Solved { position, columns }))
+}
+
+/// The games set's positions with Pons' `-a` analysis of each, as generated by
+/// `examples/connect_accuracy_games.rs`: every decisive position of games the shipped player
+/// played against each reference opponent.
+pub const GAMES_SET_FILE: &str = "tests/data/connect/accuracy-games.txt";
+const GAMES_SET: &str = include_str!("../../data/accuracy-games.txt");
+
+/// The games set (see [`GAMES_SET_FILE`]), in file order.
+pub fn games_set() -> Vec<Solved> {
+    let game = Connect::standard();
+    GAMES_SET
+        .lines()
+        .enumerate()
+        .map(|(i, line)| match parse_analysis_line(&game, line) {
+            Ok((_, solved)) => solved,
+            Err(e) => panic!("{GAMES_SET_FILE} line {}: {e:#}", i + 1),
+        })
+        .collect()
+}

@@ -1,0 +1,275 @@
+//! A versus match: two sides on the same pieces, in virtual time.
+//!
+//! Time is counted in pieces, not seconds, so that a match is a function of its seed and of
+//! the players, never of the machine's load: at each tick both sides place one piece. An
+//! attack sent at tick t joins the receiver's incoming garbage, due once the receiver has
+//! placed `garbage_delay` more pieces; each clearing placement of the receiver cancels
+//! incoming rows first (oldest first), and after a placement that clears nothing the rows due
+//! rise (at most `garbage_cap` a piece). With a margin, attacks grow after so many pieces
+//! ([`Margin`](super::rules::Margin)). A side loses when a piece locks out, garbage pushes
+//! its stack past the top of the 40 rows, or its next piece cannot spawn; both losing at the
+//! same tick, or both surviving to the piece cap, is a draw.
+//!
+//! A side is a [`Contestant`]: a weight set under a search ([`PolicySide`]) or anything else
+//! that picks moves, such as a bot behind the Tetris Bot Protocol; the match never knows
+//! which.
+
+use super::rules::Side;
+use super::tbp::front::BotSide;
+use super::{Guideline, Move, OpponentKind};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use stacktune_game::Policy;
+
+/// Whatever picks one side's moves in a match.
+pub trait Contestant {
+    /// The side's position changed by more than its own moves (the game began, garbage
+    /// rose): a contestant with a state of its own re-reads it. An error forfeits the game.
+    fn sync(&mut self, game: &Guideline, side: &Side) -> Result<(), String>;
+    /// The move to play; an error (no move, a crash, a move the rules do not offer) forfeits.
+    fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String>;
+    /// `mv` was played, leaving `side` (its next piece dealt).
+    fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String>;
+    /// Whether the side was told to stop (Ctrl-C): the match ends where it is, and whoever
+    /// plays it drops it.
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// A weight set under a search as a contestant: it reads the position afresh every move.
+pub struct PolicySide<'a, P> {
+    player: &'a P,
+}
+
+impl<'a, P> PolicySide<'a, P> {
+    pub fn new(player: &'a P) -> PolicySide<'a, P> {
+        PolicySide { player }
+    }
+}
+
+impl<P: Policy<Guideline>> Contestant for PolicySide<'_, P> {
+    fn sync(&mut self, _: &Guideline, _: &Side) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String> {
+        self.player
+            .choose(game, side)
+            .ok_or_else(|| "no placement left".to_string())
+    }
+
+    fn played(&mut self, _: &Guideline, _: Move, _: &Side) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn stopped(&self) -> bool {
+        self.player.stopped()
+    }
+}
+
+/// The seeds of one match: both sides' pieces, and each side's garbage holes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeds {
+    pub pieces: u64,
+    pub garbage: [u64; 2],
+}
+
+impl Seeds {
+    pub fn draw(rng: &mut ChaCha8Rng) -> Seeds {
+        Seeds {
+            pieces: rng.random(),
+            garbage: [rng.random(), rng.random()],
+        }
+    }
+
+    /// The same match with the sides' garbage streams swapped: played after the first, a
+    /// pair of games on one seed that is fair to both sides.
+    pub fn swapped(self) -> Seeds {
+        Seeds {
+            garbage: [self.garbage[1], self.garbage[0]],
+            ..self
+        }
+    }
+}
+
+/// How a match ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchEnd {
+    /// Side 0 or side 1 won.
+    Won(usize),
+    Draw,
+}
+
+impl MatchEnd {
+    /// Side `side`'s score: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn score_of(&self, side: usize) -> f64 {
+        match self {
+            MatchEnd::Won(w) if *w == side => 1.0,
+            MatchEnd::Won(_) => 0.0,
+            MatchEnd::Draw => 0.5,
+        }
+    }
+}
+
+/// A match as it was played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRecord {
+    pub end: MatchEnd,
+    /// Why the loser lost (`topped out`, `failed: ...`), or why it was a draw.
+    pub reason: String,
+    /// Ticks played: pieces each side placed.
+    pub pieces: u32,
+    /// Attack each side sent (after cancelling its own incoming garbage).
+    pub sent: [u32; 2],
+    /// Each side's moves, in order.
+    pub moves: [Vec<Move>; 2],
+}
+
+/// Plays a match between `sides` on `seeds` for at most `cap` pieces each, showing `observe`
+/// both sides after every tick (and at the start) with the tick number.
+pub fn play(
+    game: &Guideline,
+    sides: [&mut dyn Contestant; 2],
+    seeds: Seeds,
+    cap: u64,
+    observe: &mut dyn FnMut(&[Side; 2], u32),
+) -> MatchRecord {
+    let mut state = [0, 1].map(|s| game.side(seeds.pieces, seeds.garbage[s]));
+    let mut record = MatchRecord {
+        end: MatchEnd::Draw,
+        reason: format!("both sides placed {cap} pieces"),
+        pieces: 0,
+        sent: [0; 2],
+        moves: [Vec::new(), Vec::new()],
+    };
+    observe(&state, 0);
+    let mut faults: [Option<String>; 2] = [None, None];
+    for s in 0..2 {
+        faults[s] = sides[s].sync(game, &state[s]).err();
+    }
+    while record.pieces < cap as u32
+        && faults.iter().all(Option::is_none)
+        && !sides.iter().any(|s| s.stopped())
+    {
+        let mut sent = [0u32; 2];
+        let mut lost: [Option<String>; 2] = [None, None];
+        for s in 0..2 {
+            let mv = match sides[s].choose(game, &state[s]) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    faults[s] = Some(e);
+                    continue;
+                }
+            };
+            let rows_before = state[s].incoming.total();
+            let played = game.play(&mut state[s], mv);
+            record.moves[s].push(mv);
+            sent[s] = game.rules.rows_sent(played.locked.sent, record.pieces + 1);
+            record.sent[s] += sent[s];
+            if played.lost {
+                lost[s] = Some(loss_reason(&played));
+            }
+            // Garbage rose when the incoming rows went down without a cancelling clear.
+            let rose = played.locked.lines == 0 && state[s].incoming.total() < rows_before;
+            let told = if rose {
+                sides[s].sync(game, &state[s])
+            } else {
+                sides[s].played(game, mv, &state[s])
+            };
+            if let Err(e) = told {
+                faults[s] = Some(e);
+            }
+        }
+        for s in 0..2 {
+            let due = state[1 - s].placed + game.rules.garbage_delay;
+            state[1 - s].incoming.push(sent[s], due);
+        }
+        record.pieces += 1;
+        observe(&state, record.pieces);
+        let (a, b) = (&lost[0], &lost[1]);
+        match (
+            a.is_some() || faults[0].is_some(),
+            b.is_some() || faults[1].is_some(),
+        ) {
+            (false, false) => continue,
+            (true, true) => {
+                record.end = MatchEnd::Draw;
+                record.reason = "both sides lost at the same piece".to_string();
+            }
+            (true, false) => {
+                record.end = MatchEnd::Won(1);
+                record.reason = side_reason(&lost[0], &faults[0]);
+            }
+            (false, true) => {
+                record.end = MatchEnd::Won(0);
+                record.reason = side_reason(&lost[1], &faults[1]);
+            }
+        }
+        return record;
+    }
+    // A side that failed before the first move (its sync) loses.
+    match (&faults[0], &faults[1]) {
+        (Some(a), Some(_)) => {
+            record.end = MatchEnd::Draw;
+            record.reason = format!("both sides failed: {a}");
+        }
+        (Some(a), None) => {
+            record.end = MatchEnd::Won(1);
+            record.reason = format!("failed: {a}");
+        }
+        (None, Some(b)) => {
+            record.end = MatchEnd::Won(0);
+            record.reason = format!("failed: {b}");
+        }
+        (None, None) => {}
+    }
+    record
+}
+
+fn loss_reason(played: &super::Played) -> String {
+    if played.locked.locked_out {
+        "locked out".to_string()
+    } else {
+        "topped out".to_string()
+    }
+}
+
+fn side_reason(lost: &Option<String>, fault: &Option<String>) -> String {
+    match (fault, lost) {
+        (Some(f), _) => format!("failed: {f}"),
+        (None, Some(l)) => l.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+impl OpponentKind {
+    /// This opponent's side of one game, ready to play: its policy, or its bot launched
+    /// afresh (a bot that cannot start loses at its first move, with the reason).
+    pub fn seat(&self) -> Box<dyn Contestant + '_> {
+        match self {
+            OpponentKind::Policy(policy) => Box::new(PolicySide::new(policy)),
+            OpponentKind::Bot(settings) => match BotSide::launch(settings) {
+                Ok(bot) => Box::new(bot),
+                Err(fault) => Box::new(Failed(fault.to_string())),
+            },
+        }
+    }
+}
+
+/// A side that could not start: it loses at its first move with this reason.
+struct Failed(String);
+
+impl Contestant for Failed {
+    fn sync(&mut self, _: &Guideline, _: &Side) -> Result<(), String> {
+        Err(self.0.clone())
+    }
+
+    fn choose(&mut self, _: &Guideline, _: &Side) -> Result<Move, String> {
+        Err(self.0.clone())
+    }
+
+    fn played(&mut self, _: &Guideline, _: Move, _: &Side) -> Result<(), String> {
+        Err(self.0.clone())
+    }
+}

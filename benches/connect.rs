@@ -7,9 +7,6 @@
 //! (what `solve-connect --positions` does), so the ratio of the two comes from one run.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
 use stacktune_game::{Game, Policy};
 use stacktune_games::connect::accuracy::games_set;
@@ -17,6 +14,9 @@ use stacktune_games::connect::agents::PolicyAgent;
 use stacktune_games::connect::matches::play_out;
 use stacktune_games::connect::solver::{Solver, published_positions};
 use stacktune_games::connect::{Connect, Position};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::hint::black_box;
 
 /// A plausible hand-set weight vector using every feature family, so that the bench pays for

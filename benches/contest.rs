@@ -11,14 +11,14 @@
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{beam, one_ply};
-use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
 use stacktune_game::Game;
 use stacktune_games::tetris::contest::Contest;
 use stacktune_games::tetris::contest::rules::Position;
 use stacktune_games::tetris::contest::stream::ContestStream;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{beam, one_ply};
+use stacktune_players::weights::WeightFile;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -8,14 +8,14 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use stacktune::backend::{Backend, Batch, GameData, Local, Streams};
-use stacktune::weights::WeightFile;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::Purpose;
 use stacktune_game::{EpisodeLimits, Game};
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::Tetris;
 use stacktune_games::tetris::guideline::{Guideline, Mode, rules::Rules};
+use stacktune_players::weights::WeightFile;
+use stacktune_run::backend::{Backend, Batch, GameData, Local, Streams};
 use stacktune_tune::Optimizer;
 use stacktune_tune::ga::{GaConfig, GeneticAlgorithm};
 use std::sync::atomic::AtomicBool;

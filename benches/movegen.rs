@@ -47,7 +47,8 @@ fn movegen(c: &mut Criterion) {
 
 /// Positions of both sides every fifth piece of six matches between the hand-set weights.
 fn versus_positions(game: &Guideline) -> Vec<Side> {
-    let hand = stacktune::registry::hand_player(game, stacktune::search::Search::OnePly);
+    let hand =
+        stacktune_players::registry::hand_player(game, stacktune_players::search::Search::OnePly);
     let mut sides = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {

@@ -6,13 +6,13 @@
 //! the ratios hold on a busy machine.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search, lookahead};
-use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
 use stacktune_game::Game;
 use stacktune_games::puyo::features::potential;
 use stacktune_games::puyo::{Position, Puyo, Rules};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search, lookahead};
+use stacktune_players::weights::WeightFile;
 use std::hint::black_box;
 
 const WEIGHTS: &str = "game = \"puyo\"\n[weights]\nmove_score = 0.01\npotential_chain = 3.0\n\

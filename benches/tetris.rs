@@ -3,13 +3,13 @@
 //! the raw placement-plus-features rate.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search, lookahead};
-use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
 use stacktune_game::episode::play_episode;
 use stacktune_game::{EpisodeLimits, Game};
 use stacktune_games::tetris::Tetris;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search, lookahead};
+use stacktune_players::weights::WeightFile;
 use std::hint::black_box;
 
 const PIECES: u64 = 20_000;

@@ -16,8 +16,6 @@
 //! each, in the order the games met them.
 
 use rayon::prelude::*;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_games::connect::accuracy::Solved;
 use stacktune_games::connect::accuracy::analysis_line;
@@ -25,6 +23,8 @@ use stacktune_games::connect::agents::Opponent;
 use stacktune_games::connect::matches::{play_round, schedule};
 use stacktune_games::connect::solver::Solver;
 use stacktune_games::connect::{Connect, Position};
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ fn main() -> anyhow::Result<()> {
     let depths: Vec<u32> = depth.split(',').map(str::parse).collect::<Result<_, _>>()?;
     let game = Connect::standard();
     let opponents = ["random", "tutorial", "negamax4"]
-        .map(|name| stacktune::registry::connect_opponent(&game, name));
+        .map(|name| stacktune_players::registry::connect_opponent(&game, name));
     let openings = game.two_ply_openings();
     // One list of move strings per game, in the order the game met them.
     let mut played: Vec<Vec<String>> = Vec::new();
@@ -46,7 +46,7 @@ fn main() -> anyhow::Result<()> {
         .iter()
         .flat_map(|&d| opponents.iter().map(move |o| (d, o)));
     for (depth, opponent) in fixtures {
-        let eval = stacktune::registry::connect_weights(&game, weights, &WeightFile::load)?;
+        let eval = stacktune_players::registry::connect_weights(&game, weights, &WeightFile::load)?;
         let player = Opponent::Policy {
             name: weights.clone(),
             policy: Arc::new(Player::new(eval, Search::AlphaBeta { depth, endgame: 0 })),

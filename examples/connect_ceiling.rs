@@ -31,7 +31,7 @@ fn main() -> anyhow::Result<()> {
     let game = Connect::standard();
     let pool: Vec<Opponent> = pool
         .split(',')
-        .map(|name| stacktune::registry::connect_opponent(&game, name))
+        .map(|name| stacktune_players::registry::connect_opponent(&game, name))
         .collect::<anyhow::Result<_>>()?;
     let n = pool.len() as u64;
     let mut perfect = Perfect::new();

@@ -24,15 +24,15 @@
 //! next chunk 5 µs.
 
 use rand::RngExt;
-use stacktune::backend::{Backend, Batch, Dealer, GameData, Local, Streams, vector};
-use stacktune::eval::LinearPlayer;
-use stacktune::weights::WeightFile;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_game::EpisodeLimits;
 use stacktune_game::Game;
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::Tetris;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::weights::WeightFile;
+use stacktune_run::backend::{Backend, Batch, Dealer, GameData, Local, Streams, vector};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;

@@ -12,17 +12,17 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
-use stacktune::backend::LocalGame;
-use stacktune::commands::play::PlayArgs;
-use stacktune::embed::player_for;
-use stacktune::folder::RunFolder;
-use stacktune::run::{RunConfig, RunResult, evolve, rerun_of_finished};
-use stacktune::weights::WeightFile;
 use stacktune_base::progress::Mode;
 use stacktune_base::stats::Summary;
 use stacktune_game::replay::Replayable;
 use stacktune_game::{FeatureMask, FeatureValues, Game, Outcome};
 use stacktune_games::settings::GameSpec;
+use stacktune_players::weights::WeightFile;
+use stacktune_run::backend::LocalGame;
+use stacktune_run::folder::RunFolder;
+use stacktune_run::play::PlayArgs;
+use stacktune_run::play::player_for;
+use stacktune_run::{RunConfig, RunResult, evolve, rerun_of_finished};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -380,10 +380,7 @@ pub fn play(weights: &Path, games: u64, seed: u64) -> anyhow::Result<Summary> {
     let player = player_for(&game, &args.game, &WeightFile::load(weights)?, weights)?;
     let stop = AtomicBool::new(false);
     let numbered = game.numbered_from(seed);
-    Ok(
-        stacktune::commands::play::play(&LocalGame(&game), &numbered, &player, &args, &stop)?
-            .summary,
-    )
+    Ok(stacktune_run::play::play(&LocalGame(&game), &numbered, &player, &args, &stop)?.summary)
 }
 
 fn main() -> anyhow::Result<()> {

@@ -2,12 +2,12 @@
 //! (`main.rs`) and for a host that runs the command line in its own process
 //! (`python -m stacktune`), so that both are the same program.
 
-use crate::backend;
 use crate::commands::{
     compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, tbp,
     versus, watch,
 };
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use stacktune_run::backend;
 use std::ffi::OsString;
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
@@ -21,13 +21,13 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Evolve weights with a genetic algorithm (no arguments: the built-in Tetris 10 × 10 run).
-    Evolve(evolve::EvolveArgs),
+    Evolve(stacktune_run::evolution::EvolveArgs),
     /// Run configs (optimisers) side by side on equal training budgets, repeated with seeds.
     Compare(compare::CompareArgs),
     /// Play many seeded games with a weights file and summarise them.
-    Play(play::PlayArgs),
+    Play(stacktune_run::play::PlayArgs),
     /// List every placement of a piece on a board with all features.
-    Moves(moves::MovesArgs),
+    Moves(stacktune_games::listing::MovesArgs),
     /// Watch one game in the terminal.
     Watch(watch::WatchArgs),
     /// (Re)write a run folder's report.html: the run as one web page, with a replay.
@@ -112,7 +112,7 @@ fn bad_arguments(e: clap::Error) -> i32 {
     }
     eprintln!(
         "{} (--help lists the options)",
-        crate::embed::bad_arguments(&e)
+        stacktune_run::flags::bad_arguments(&e)
     );
     e.exit_code()
 }

@@ -1,15 +1,15 @@
 //! `--endgame`: from a number of empty cells on, the Connect Four player keeps to the columns
 //! the exact solver proves keep the position's value, and its search picks among them.
 
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_game::Policy;
 use stacktune_games::connect::accuracy::{Solved, games_set};
 use stacktune_games::connect::book::Book;
 use stacktune_games::connect::perfect::value_keeping;
 use stacktune_games::connect::solver::Solver;
 use stacktune_games::connect::{Column, Connect, Position};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 
 mod common;
 use common::{assert_each_refused, assert_one_line_error, root, run};

@@ -469,11 +469,11 @@ const LEVEL_1_REQUESTS: &str = "tests/data/contest/requests-l1-seed-0.txt";
 /// cycle of seed 0) plays exactly the requests of its recorded game.
 #[test]
 fn the_level_1_player_plays_its_recorded_game() {
-    use stacktune::eval::LinearPlayer;
-    use stacktune::search::{Player, Search};
-    use stacktune::weights::WeightFile;
     use stacktune_game::Policy;
     use stacktune_games::tetris::contest::Contest;
+    use stacktune_players::eval::LinearPlayer;
+    use stacktune_players::search::{Player, Search};
+    use stacktune_players::weights::WeightFile;
     let file = WeightFile::load(&common::root().join("weights/contest/beam-l1.toml")).unwrap();
     let search = file.search.unwrap();
     let game = Contest::new(1, false).unwrap();

@@ -6,12 +6,12 @@ mod common;
 
 use common::{assert_one_line_error, json, run};
 use serde_json::Value;
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_game::Policy;
 use stacktune_games::tetris::contest::Contest;
 use stacktune_games::tetris::contest::stream::ContestStream;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 
 /// A quick one-ply player whose level-4 game of 500 turns on seed 1 has two game overs.
 const ONE_PLY: &str = "reports/tetris-contest-l3/best.toml";

@@ -5,8 +5,8 @@
 #[path = "../examples/trominoes.rs"]
 mod trominoes;
 
-use stacktune::run::RunConfig;
 use stacktune_base::progress::Mode;
+use stacktune_run::RunConfig;
 use std::fs;
 use std::path::Path;
 
@@ -91,7 +91,7 @@ fn the_example_game_is_tuned_played_and_resumed_like_a_built_in_one() {
     assert!(best.mean > 150.0 && s.mean < 40.0, "{best:?} vs {s:?}");
 
     // best.toml names the game and replays to the figure it records.
-    let file = stacktune::weights::WeightFile::load(&a.join("best.toml")).unwrap();
+    let file = stacktune_players::weights::WeightFile::load(&a.join("best.toml")).unwrap();
     assert_eq!(file.game, "trominoes");
     let recorded = file.meta["validation_mean"].as_float().unwrap();
     assert_eq!(recorded, best.mean);

@@ -2,15 +2,15 @@
 //! (run with the system's `python3`, or `$PYTHON`), and bad input is refused in one line
 //! without touching any file.
 
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_base::rng::game_stream;
 use stacktune_game::{Game, Policy};
 use stacktune_games::connect::accuracy::games_set;
 use stacktune_games::connect::agents::{Agent, PolicyAgent, RandomAgent};
 use stacktune_games::connect::solver::PUBLISHED_VECTORS;
 use stacktune_games::connect::{Column, Connect, Position};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;

@@ -8,7 +8,16 @@ use std::path::{Path, PathBuf};
 const MOST_LINES: usize = 100;
 
 /// The folders of Rust code this repository holds.
-const FOLDERS: [&str; 5] = ["src", "tests", "benches", "examples", "python/src"];
+const FOLDERS: [&str; 8] = [
+    "crates",
+    "src",
+    "tests",
+    "benches",
+    "examples",
+    "python/src",
+    "web/src",
+    "web/tbp/src",
+];
 
 /// The `.rs` files below `dir`, in a fixed order.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

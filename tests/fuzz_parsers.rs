@@ -12,11 +12,11 @@ use common::fuzz::{cases, edits, mutate};
 use common::root;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use stacktune::checkpoint::{Checkpoint, Expected};
-use stacktune::registry::Build;
-use stacktune::run::RunConfig;
-use stacktune::weights::WeightFile;
 use stacktune_game::Game;
+use stacktune_players::registry::Build;
+use stacktune_players::weights::WeightFile;
+use stacktune_run::RunConfig;
+use stacktune_run::checkpoint::{Checkpoint, Expected};
 use std::path::Path;
 
 /// Asserts a one-line error: a message, no line break.
@@ -72,7 +72,7 @@ proptest! {
         let valid = files(&[("weights/tetris", ""), ("weights/puyo", ""), ("weights/connect", "")]);
         let text = mutate(seed.get::<String>(&valid), &ms);
         let tetris = stacktune_games::settings::GameSpec::default().build().unwrap();
-        let stacktune::registry::AnyGame::Tetris(tetris) = tetris else { unreachable!() };
+        let stacktune_players::registry::AnyGame::Tetris(tetris) = tetris else { unreachable!() };
         match read_alone("w.toml", &text, WeightFile::load)? {
             Ok(file) => {
                 if let Err(e) = file.check_against("tetris", tetris.feature_names()) {
@@ -103,7 +103,7 @@ proptest! {
         let dir = root().join("reports").join(seed.get(&runs));
         let config = RunConfig::load(&dir.join("run.toml")).unwrap();
         let game = config.game.build().unwrap();
-        let all = stacktune::with_game!(&game, g => g.feature_names());
+        let all = stacktune_players::with_game!(&game, g => g.feature_names());
         let features: Vec<String> = if config.features.is_empty() {
             all.iter().map(|s| s.to_string()).collect()
         } else {

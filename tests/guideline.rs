@@ -307,7 +307,8 @@ fn move_generation_equals_the_plain_search_on_random_boards() {
 #[test]
 fn move_generation_equals_the_plain_search_on_boards_from_matches() {
     let game = Guideline::new(Rules::default(), Mode::Versus);
-    let hand = stacktune::registry::hand_player(&game, stacktune::search::Search::OnePly);
+    let hand =
+        stacktune_players::registry::hand_player(&game, stacktune_players::search::Search::OnePly);
     let mut boards = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {
@@ -655,7 +656,10 @@ fn solo_modes_score_the_hand_set_weights_games() {
     for (mode, scores, pieces) in cases {
         let game = Guideline::new(Rules::default(), mode);
         let versus = Guideline::new(Rules::default(), Mode::Versus);
-        let hand = stacktune::registry::hand_player(&versus, stacktune::search::Search::OnePly);
+        let hand = stacktune_players::registry::hand_player(
+            &versus,
+            stacktune_players::search::Search::OnePly,
+        );
         for i in 0..2 {
             let limits = EpisodeLimits { max_moves: None };
             let r = game.episode(&hand, i, game_stream(1, i), limits, &mut |_, _| {});

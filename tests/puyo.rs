@@ -5,15 +5,15 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use serde::Deserialize;
-use stacktune::eval::LinearPlayer;
-use stacktune::registry::Build;
-use stacktune::search::{Player, Search, lookahead};
 use stacktune_base::rng::game_stream;
 use stacktune_game::episode::play_episode;
 use stacktune_game::{EpisodeLimits, FeatureValues, Game, Outcome};
 use stacktune_games::puyo::field::Field;
 use stacktune_games::puyo::rules::{PLACEMENTS, Played, Step, placements};
 use stacktune_games::puyo::{Pair, Placement, Position, Puyo, Rules};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::registry::Build;
+use stacktune_players::search::{Player, Search, lookahead};
 use std::fs;
 
 #[derive(Deserialize)]
@@ -306,7 +306,7 @@ fn weights_text() -> &'static str {
 }
 
 fn player(game: &Puyo) -> LinearPlayer {
-    let file = stacktune::weights::WeightFile::parse(weights_text()).unwrap();
+    let file = stacktune_players::weights::WeightFile::parse(weights_text()).unwrap();
     LinearPlayer::from_file(game, &file).unwrap()
 }
 
@@ -546,7 +546,7 @@ fn sampled_beam_flags_are_checked_with_one_clear_line() {
 fn sampled_beam_search_table_is_checked_with_one_clear_line() {
     let file = |search: &str| {
         let text = format!("game = \"puyo\"\n[search]\n{search}\n[weights]\nmove_chain = 1.0\n");
-        stacktune::weights::WeightFile::parse(&text).map_err(|e| e.to_string())
+        stacktune_players::weights::WeightFile::parse(&text).map_err(|e| e.to_string())
     };
     let parsed = file("beam_width = 8\nsamples = 4\nunseen = 4\nfired = 5000").unwrap();
     let settings = parsed.search.unwrap();
@@ -695,13 +695,13 @@ fn the_fired_beam_values_moves_by_what_their_lines_fire() {
     };
     use stacktune_game::Policy;
     for potential in [1.0, -1.0] {
-        let one_ply = stacktune::search::one_ply(&eval(potential), &game, &position);
+        let one_ply = stacktune_players::search::one_ply(&eval(potential), &game, &position);
         assert_eq!(fired(eval(potential)).choose(&game, &position), one_ply);
     }
     // The two differ: one holds the chain, the other fires it.
     assert_ne!(
-        stacktune::search::one_ply(&eval(1.0), &game, &position),
-        stacktune::search::one_ply(&eval(-1.0), &game, &position)
+        stacktune_players::search::one_ply(&eval(1.0), &game, &position),
+        stacktune_players::search::one_ply(&eval(-1.0), &game, &position)
     );
 }
 

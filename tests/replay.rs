@@ -1,15 +1,15 @@
 //! Recorded games (stacktune-game's replay) against the games they record: a replay is the
 //! game `play` plays, with its first moves stored and its boards checked.
 
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::game_stream;
 use stacktune_game::EpisodeLimits;
 use stacktune_game::episode::play_episode;
 use stacktune_game::replay::record;
 use stacktune_games::tetris::Tetris;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::sync::atomic::AtomicBool;
 
 fn dellacherie(game: &Tetris) -> Player {

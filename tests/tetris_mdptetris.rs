@@ -7,11 +7,11 @@
 mod common;
 use common::*;
 use serde::Deserialize;
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_games::tetris::Tetris;
 use stacktune_games::tetris::sequence::{TraceMove, parse_pieces};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::fs;
 
 const GAMES: &str = include_str!("data/tetris/mdptetris-games.jsonl");

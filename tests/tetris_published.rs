@@ -3,14 +3,14 @@
 //! interval of a mean of exponential-like scores is about ±9 %, so each figure must land within
 //! ±15 % here; docs/tetris.md gives the 2,000-game figures, which land within ±8 %.
 
-use stacktune::eval::LinearPlayer;
-use stacktune::search::{Player, Search};
-use stacktune::weights::WeightFile;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::game_stream;
 use stacktune_game::EpisodeLimits;
 use stacktune_game::episode::play_pairs;
 use stacktune_games::tetris::Tetris;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::sync::atomic::AtomicBool;
 
 fn mean_lines(weights: &str, games: u64) -> f64 {

@@ -45,10 +45,10 @@ for module in stacktune_web stacktune_tbp_web; do
     fi
 done
 cp "$root"/web/page/* "$out/"
-# The report page's replay controls, in the one copy src/report_page/replay.html holds.
-awk -v replay="$root/src/report_page/replay.html" \
+# The report page's replay controls, in the one copy crates/run/src/report_page/replay.html holds.
+awk -v replay="$root/crates/run/src/report_page/replay.html" \
     '/^<!-- replay.html: / { while ((getline line < replay) > 0) print line; next } { print }' \
     "$root/web/page/index.html" >"$out/index.html"
-cp "$root/src/report_page/page.js" "$out/report.js"
-cp "$root/src/report_page/page.css" "$out/report.css"
+cp "$root/crates/run/src/report_page/page.js" "$out/report.js"
+cp "$root/crates/run/src/report_page/page.css" "$out/report.css"
 echo "built $out: serve it over http, e.g. python3 -m http.server -d $out 8000"

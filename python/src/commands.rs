@@ -7,11 +7,11 @@ use clap::{CommandFactory, Parser};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use stacktune::backend::Local;
-use stacktune::commands::evolve::{EvolveArgs, execute};
-use stacktune::commands::play::PlayArgs;
-use stacktune::run::{RunConfig, RunResult};
 use stacktune_base::stop::host_stop_flag;
+use stacktune_run::backend::Local;
+use stacktune_run::evolution::{EvolveArgs, execute};
+use stacktune_run::play::PlayArgs;
+use stacktune_run::{RunConfig, RunResult};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -47,7 +47,7 @@ pub fn play_json(py: Python<'_>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<
     let args = play_args("play()", flags)?;
     let stop = AtomicBool::new(false);
     let report = until_signal(py, &stop, || {
-        stacktune::embed::play_report(args, &Local, &stop)
+        stacktune_run::play::play_report(args, &Local, &stop)
     })?
     .map_err(to_py)?;
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
@@ -175,13 +175,6 @@ pub fn summary(config: &RunConfig, result: &RunResult, opponents: u64) -> String
         "play_command": config.play_command(&best, config.final_games / opponents.max(1)),
     })
     .to_string()
-}
-
-/// Runs the command line `argv` (the program's name first) in this process, as the
-/// `stacktune` binary runs it, and returns its exit code (`python -m stacktune`).
-#[pyfunction]
-pub fn cli(py: Python<'_>, argv: Vec<String>) -> i32 {
-    py.detach(|| stacktune::cli::run(argv))
 }
 
 /// Every keyword `command` (`play` or `evolve`) takes, with its help, for its docstring.

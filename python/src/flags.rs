@@ -147,7 +147,7 @@ pub fn argv(
 /// reads `max_pieces=`. A missing keyword is a TypeError, as a missing argument is in Python;
 /// anything else a ValueError.
 pub fn bad_keywords(e: &clap::Error, command: &Command) -> PyErr {
-    let mut message = stacktune::embed::bad_arguments(e);
+    let mut message = stacktune_run::flags::bad_arguments(e);
     message = message
         .strip_prefix("error: ")
         .unwrap_or(&message)

@@ -11,7 +11,6 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
-use stacktune::registry::{AnyGame, Build};
 use stacktune_game::Game;
 use stacktune_games::connect::Connect;
 use stacktune_games::puyo::Puyo;
@@ -21,6 +20,7 @@ use stacktune_games::tetris::contest::Contest;
 use stacktune_games::tetris::contest::rules::{self as contest_rules, LETTERS};
 use stacktune_games::tetris::contest::stream::Dealer;
 use stacktune_games::tetris::pieces::PIECE_LETTERS;
+use stacktune_players::registry::{AnyGame, Build};
 use std::sync::Arc;
 
 /// The board of `state` as a rows × columns array, top row first.

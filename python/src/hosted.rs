@@ -8,10 +8,10 @@ use numpy::PyReadonlyArray2;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use stacktune::commands::evolve::execute_hosted;
-use stacktune::run::HostedSpec;
-use stacktune::run::hosted::{HostPlayer, HostScores, HostedGame};
 use stacktune_base::stop::host_stop_flag;
+use stacktune_run::HostedSpec;
+use stacktune_run::evolution::execute_hosted;
+use stacktune_run::hosted::{HostPlayer, HostScores, HostedGame};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 

@@ -2,6 +2,8 @@
 //! the CLI's `play` and `evolve` (see docs/python.md). A thin layer over the library's public
 //! API: what a game does, its features and its players are the library's, bit for bit.
 
+#[cfg(feature = "cli")]
+mod cli;
 mod commands;
 mod engine;
 mod errors;
@@ -37,7 +39,8 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::ConnectOpponent>()?;
     m.add_function(wrap_pyfunction!(commands::play_json, m)?)?;
     m.add_function(wrap_pyfunction!(weights::evaluate_json, m)?)?;
-    m.add_function(wrap_pyfunction!(commands::cli, m)?)?;
+    #[cfg(feature = "cli")]
+    m.add_function(wrap_pyfunction!(cli::cli, m)?)?;
     m.add_function(wrap_pyfunction!(commands::keywords, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_evolve, m)?)?;
     m.add_function(wrap_pyfunction!(hosted::evolve_hosted, m)?)?;

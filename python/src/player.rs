@@ -12,9 +12,9 @@ use crate::weights::{Given, args_in_memory};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyTuple, PyType};
-use stacktune::registry::AnyGame;
-use stacktune::search::{Player, Search};
 use stacktune_game::{Game, Policy};
+use stacktune_players::registry::AnyGame;
+use stacktune_players::search::{Player, Search};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -59,19 +59,19 @@ impl PyPlayer {
         let (game, file, path) = match memory {
             Some(memory) => {
                 let file = memory.into_file(&args)?;
-                let game = stacktune::embed::game_for(&file, &args.weights, &mut args.game)
+                let game = stacktune_run::play::game_for(&file, &args.weights, &mut args.game)
                     .map_err(to_py)?;
                 (game, file, None)
             }
             None => {
                 let (game, file) =
-                    stacktune::embed::game_and_weights(&args.weights, &mut args.game)
+                    stacktune_run::play::game_and_weights(&args.weights, &mut args.game)
                         .map_err(to_py)?;
                 (game, file, Some(args.weights.clone()))
             }
         };
-        let player = stacktune::with_game!(&game, g => {
-            stacktune::embed::player_for(g, &args.game, &file, &args.weights)
+        let player = stacktune_players::with_game!(&game, g => {
+            stacktune_run::play::player_for(g, &args.game, &file, &args.weights)
         })
         .map_err(to_py)?;
         Ok(PyPlayer {
@@ -181,7 +181,7 @@ impl PyPlayer {
     /// The weights by feature name.
     #[getter]
     fn weights(&self) -> Vec<(&'static str, f64)> {
-        let names = stacktune::with_game!(&self.game, g => g.feature_names());
+        let names = stacktune_players::with_game!(&self.game, g => g.feature_names());
         names
             .iter()
             .enumerate()
@@ -196,7 +196,7 @@ impl PyPlayer {
     }
 
     fn __repr__(&self) -> String {
-        let (name, rules) = stacktune::with_game!(&self.game, g => (g.name(), g.rules()));
+        let (name, rules) = stacktune_players::with_game!(&self.game, g => (g.name(), g.rules()));
         format!(
             "Player({}: {name}, {rules}, search {:?})",
             self.path
@@ -209,7 +209,7 @@ impl PyPlayer {
 
 impl PyPlayer {
     fn choose_in<G: Engine>(&self, py: Python<'_>, state: &State<G>) -> PyResult<Move> {
-        let mine = stacktune::with_game!(&self.game, g => (g.name(), g.feature_names(), g.rules()));
+        let mine = stacktune_players::with_game!(&self.game, g => (g.name(), g.feature_names(), g.rules()));
         if mine
             != (
                 state.game.name(),

@@ -486,7 +486,7 @@ fn no_rival<G: Engine>(_: &G, name: &str, _: bool) -> PyResult<Rival<G>> {
 /// `name` (`random`, `tutorial`, `negamax4` or a connect weights file, as `ConnectOpponent`
 /// takes it) against the vector's agent, its tie-breaks drawn from each game's seeded stream.
 fn connect_rival(game: &Connect, name: &str, agent_first: bool) -> PyResult<Rival<Connect>> {
-    let opponent = stacktune::registry::connect_opponent(game, name).map_err(to_py)?;
+    let opponent = stacktune_players::registry::connect_opponent(game, name).map_err(to_py)?;
     let rules = game.clone();
     Ok(Rival {
         reply: Box::new(move |state: &mut State<Connect>| {
@@ -645,7 +645,8 @@ impl ConnectOpponent {
     #[new]
     fn new(name: &str, game: PyRef<'_, PyConnect>) -> PyResult<Self> {
         let rules = (*game.state.game).clone();
-        let opponent = stacktune::registry::connect_opponent(&rules, name).map_err(to_py)?;
+        let opponent =
+            stacktune_players::registry::connect_opponent(&rules, name).map_err(to_py)?;
         Ok(ConnectOpponent {
             opponent,
             game: rules,

@@ -9,10 +9,11 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyDict, PyList, PyMapping, PyString, PyTuple};
-use stacktune::backend::Local;
-use stacktune::commands::play::PlayArgs;
-use stacktune::weights::WeightFile;
 use stacktune_game::Game;
+use stacktune_players::registry::Build;
+use stacktune_players::weights::WeightFile;
+use stacktune_run::backend::Local;
+use stacktune_run::play::PlayArgs;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
@@ -93,7 +94,7 @@ impl Given {
                     Some(names) => names,
                     None => {
                         let game = args.game.build().map_err(to_py)?;
-                        stacktune::with_game!(&game, g => g.feature_names())
+                        stacktune_players::with_game!(&game, g => g.feature_names())
                             .iter()
                             .map(|n| n.to_string())
                             .collect()
@@ -118,7 +119,7 @@ impl Given {
                 named
             }
         };
-        stacktune::embed::weights_in_memory(&args.game, named).map_err(to_py)
+        stacktune_run::play::weights_in_memory(&args.game, named).map_err(to_py)
     }
 }
 
@@ -200,7 +201,7 @@ pub fn evaluate_json<'py>(
     let file = given.into_file(&args)?;
     let stop = AtomicBool::new(false);
     let report = crate::interrupt::until_signal(py, &stop, || {
-        stacktune::embed::play_report_of(args, &file, &Local, &stop)
+        stacktune_run::play::play_report_of(args, &file, &Local, &stop)
     })?
     .map_err(to_py)?;
     let scores: Vec<f64> = report.per_game.iter().map(|g| g.score).collect();

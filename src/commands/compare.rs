@@ -1,11 +1,11 @@
 //! `compare`: run configs side by side on equal training budgets.
 
-use crate::backend::Backend;
-use crate::compare::{Entrant, compare};
-use crate::folder::RunFolder;
 use anyhow::{Result, bail};
 use stacktune_base::limits::{self, GAMES_BUDGET, REPEATS};
 use stacktune_base::progress::Mode;
+use stacktune_run::backend::Backend;
+use stacktune_run::compare::{Entrant, compare};
+use stacktune_run::folder::RunFolder;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
@@ -40,7 +40,7 @@ pub fn run(args: CompareArgs, backend: &dyn Backend) -> Result<()> {
     let entrants = Entrant::load_all(&args.configs)?;
     let folder = match &args.out {
         Some(dir) => RunFolder::claim(dir, false, |_| false)?,
-        None => RunFolder::create_new(Path::new(super::evolve::RUNS), "compare")?,
+        None => RunFolder::create_new(Path::new(stacktune_run::evolution::RUNS), "compare")?,
     };
     let mode = Mode::detect(args.quiet);
     let summary = compare(

@@ -1,11 +1,11 @@
 //! `export`: a weights file as one self-contained file for another runner.
 
 use crate::export::{Provenance, contest, kaggle};
-use crate::weights::WeightFile;
 use anyhow::{Result, anyhow};
 use stacktune_base::fsutil::{refuse_existing, write_new};
 use stacktune_games::connect::Connect;
 use stacktune_games::connect::book::Book;
+use stacktune_players::weights::WeightFile;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]

@@ -1,12 +1,12 @@
 //! `play --pieces`: one Tetris game on a given piece sequence, with an optional move trace, so
 //! a game recorded elsewhere (MdpTetris's, say) can be replayed and compared move by move.
 
-use super::play_report::{Capped, PlayReport};
-use crate::search::Player;
 use anyhow::{Context, Result};
 use stacktune_base::stats::Summary;
 use stacktune_games::tetris::Tetris;
 use stacktune_games::tetris::sequence::parse_pieces;
+use stacktune_players::search::Player;
+use stacktune_run::play::{Capped, PlayReport};
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Instant;

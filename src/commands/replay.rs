@@ -1,11 +1,11 @@
 //! `replay`: plays a controller's requests on a contest seed and prints every turn, so a
 //! recorded game of the contest's engine can be checked against this one.
 
-use crate::registry::{AnyGame, Build};
 use anyhow::{Context, Result, bail};
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::contest::replay::{TurnRecord, parse_requests, replay};
 use stacktune_games::tetris::contest::rules::LETTERS;
+use stacktune_players::registry::{AnyGame, Build};
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -1,9 +1,9 @@
 //! `report DIR`: (re)writes a run folder's `report.html`, for a folder `evolve` left before
 //! report pages existed, or after a change to the page.
 
-use crate::run::page::write_report;
 use anyhow::Result;
 use stacktune_game::replay::DEFAULT_MOVE_CAP;
+use stacktune_run::page::write_report;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]

@@ -1,9 +1,6 @@
 //! `solve-connect`: the exact score of a 7 × 6 Connect Four position, and of each of its moves.
 
 use super::search_flags::SearchFlags;
-use crate::registry::connect_weights;
-use crate::search::{Player, Search};
-use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use rand_chacha::ChaCha8Rng;
 use stacktune_base::rng::game_stream;
@@ -15,6 +12,9 @@ use stacktune_games::connect::agents::Agent;
 use stacktune_games::connect::agents::Opponent;
 use stacktune_games::connect::solver::Solver;
 use stacktune_games::connect::{Column, Connect, Position};
+use stacktune_players::registry::connect_weights;
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,5 @@
 //! `versus`: matches between two versus Tetris players, each a weights file or a TBP bot.
 
-use crate::registry::AnyGame;
-use crate::registry::Build;
-use crate::report_page::{ReplayPage, render_replays};
-use crate::search::Search;
-use crate::versus::{Game, entrant, pair_seeds, play_pairs, tally};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use stacktune_base::progress::{Mode, Progress};
@@ -14,6 +9,11 @@ use stacktune_base::stats::matches::{
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::guideline::Guideline;
 use stacktune_games::tetris::guideline::MATCH_PIECES;
+use stacktune_players::registry::AnyGame;
+use stacktune_players::registry::Build;
+use stacktune_players::search::Search;
+use stacktune_players::versus::{Game, entrant, pair_seeds, play_pairs, tally};
+use stacktune_run::report_page::{ReplayPage, render_replays};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -1,12 +1,12 @@
 //! `watch`: one game drawn in the terminal, so a user can see what weights do.
 
-use crate::registry::Build;
-use crate::with_game;
 use anyhow::{Result, bail};
 use stacktune_base::rng::game_stream;
 use stacktune_game::replay::Replayable;
 use stacktune_game::{EpisodeLimits, Game};
 use stacktune_games::settings::GameSpec;
+use stacktune_players::registry::Build;
+use stacktune_players::with_game;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,7 +30,7 @@ pub struct WatchArgs {
 }
 
 pub fn run(mut args: WatchArgs) -> Result<()> {
-    let file = super::load_weights(&args.weights, &mut args.game)?;
+    let file = stacktune_run::play::load_weights(&args.weights, &mut args.game)?;
     if args.game.splitting.is_some() {
         bail!(
             "watch shows a game played out; --splitting estimates games without playing them out"
@@ -39,13 +39,17 @@ pub fn run(mut args: WatchArgs) -> Result<()> {
     let any = args.game.build()?;
     with_game!(&any, g => {
         let g = &g.numbered_from(args.seed);
-        watch(g, super::player_for(g, &args.game, &file, &args.weights)?, &args)?
+        watch(g, stacktune_run::play::player_for(g, &args.game, &file, &args.weights)?, &args)?
     });
     Ok(())
 }
 
 /// Draws every position of `play --seed S`'s game 0, pausing between frames on a terminal.
-fn watch<G: Replayable>(game: &G, player: crate::search::Player, args: &WatchArgs) -> Result<()> {
+fn watch<G: Replayable>(
+    game: &G,
+    player: stacktune_players::search::Player,
+    args: &WatchArgs,
+) -> Result<()> {
     let terminal = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let title = game

@@ -7,10 +7,10 @@
 //! `[search]` table included, so the controller needs nothing beside it but the package.
 
 use super::Provenance;
-use crate::registry::unnamed_rules;
-use crate::weights::WeightFile;
 use anyhow::Result;
 use stacktune_games::tetris::contest::features::FEATURE_NAMES;
+use stacktune_players::registry::unnamed_rules;
+use stacktune_players::weights::WeightFile;
 use std::fmt::Write;
 
 /// The controller's source before export.

@@ -7,10 +7,10 @@
 //! which the endgame stage restricts the search to the columns that keep the position's value.
 
 use super::Provenance;
-use crate::weights::WeightFile;
 use anyhow::Result;
 use stacktune_games::connect::FEATURE_NAMES;
 use stacktune_games::connect::book::Book;
+use stacktune_players::weights::WeightFile;
 use std::fmt::Write;
 
 /// The agent's source before export.

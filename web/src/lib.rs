@@ -14,21 +14,22 @@
 mod presets;
 
 use serde::Serialize;
-use stacktune::backend::{Batch, Dealer, GameData, Table, decode, encode, vector};
-use stacktune::commands::moves::{MovesArgs, placements_listing};
-use stacktune::eval::LinearPlayer;
-use stacktune::registry::AnyGame;
-use stacktune::run::{RunConfig, SteppedRun, held_out_batch};
-use stacktune::search::Player;
-use stacktune::weights::WeightFile;
-use stacktune::with_game;
 use stacktune_base::progress::Progress;
 use stacktune_base::stats::Summary;
 use stacktune_game::Game;
 use stacktune_game::replay::{DEFAULT_MOVE_CAP, record_games};
 use stacktune_games::connect::{Connect, Ending, Position};
+use stacktune_games::listing::{MovesArgs, placements_listing};
 use stacktune_games::puyo::Puyo;
 use stacktune_games::tetris::Tetris;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::registry::AnyGame;
+use stacktune_players::registry::Build;
+use stacktune_players::search::Player;
+use stacktune_players::weights::WeightFile;
+use stacktune_players::with_game;
+use stacktune_run::backend::{Batch, Dealer, GameData, Table, decode, encode, vector};
+use stacktune_run::{RunConfig, SteppedRun, held_out_batch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -293,7 +294,7 @@ pub fn placements(words: Vec<u64>) -> f64 {
 /// ci95, min, max}`.
 #[wasm_bindgen]
 pub fn summarize(words: Vec<u64>) -> Js<String> {
-    json(&Summary::of_results(&decode(&words)))
+    json(&stacktune_game::EpisodeResult::summary(&decode(&words)))
 }
 
 /// `stacktune moves --json`'s listing of a board file's text: every placement of `piece` (none
@@ -416,7 +417,7 @@ fn state_of<G: Game>(run: &SteppedRun<G>) -> Js<String> {
     struct State<'a> {
         features: &'a [String],
         generations: u64,
-        history: &'a [stacktune::report::HistoryRow],
+        history: &'a [stacktune_run::report::HistoryRow],
         finish: Option<Finish<'a>>,
     }
     let finish = run.finish().map(|f| Finish {

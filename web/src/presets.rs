@@ -3,7 +3,7 @@
 //! name, under the paths they name them with.
 
 use serde::Serialize;
-use stacktune::run::RunConfig;
+use stacktune_run::RunConfig;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A preset as the page receives it.
@@ -73,8 +73,8 @@ fn named(config: &str) -> BTreeSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stacktune::run::SteppedRun;
-    use stacktune::with_game;
+    use stacktune_players::with_game;
+    use stacktune_run::SteppedRun;
 
     /// Every preset starts as a run with the files it is given: each one it names is there.
     #[test]

@@ -4,7 +4,12 @@
 //! opponents as policies it is handed, so nothing here names a player or a search.
 
 pub mod connect;
+pub mod listing;
 pub mod panel;
 pub mod puyo;
 pub mod settings;
 pub mod tetris;
+
+/// The names `--game` takes: the games a registry builds from settings alone (Panel de Pon
+/// puzzles are solved, not tuned).
+pub const GAME_NAMES: [&str; 3] = ["tetris", "puyo", "connect"];

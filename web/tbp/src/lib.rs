@@ -5,22 +5,21 @@
 //! [`PlayerBrain`], `stacktune tbp`'s, fed one message at a time (docs/web.md).
 
 use serde_json::json;
-use stacktune::weights::WeightFile;
-use stacktune_games::tetris::guideline::brain::PlayerBrain;
-use stacktune_games::tetris::guideline::rules::Rules;
-use stacktune_games::tetris::guideline::{Guideline, Mode};
+use stacktune_games::tetris::guideline::HAND_WEIGHTS;
+use stacktune_games::tetris::guideline::tbp::brain::PlayerBrain;
+use stacktune_players::registry::tbp_brain;
+use stacktune_players::search::Player;
+use stacktune_players::weights::WeightFile;
 use stacktune_tbp::bot::{Bot, Reply};
 use wasm_bindgen::prelude::*;
 
-/// The hand-set versus weights, the bot's when it is given none.
-const HAND: &str = include_str!("../../../weights/versus/hand.toml");
-/// Where they come from, as `info` says it (as `stacktune tbp --weights` run at the root).
+/// Where the hand-set versus weights (the bot's when it is given none) come from, as `info` says it (as `stacktune tbp --weights` run at the root).
 const HAND_SOURCE: &str = "weights/versus/hand.toml";
 
 /// A TBP bot: a guideline weights file under its search.
 #[wasm_bindgen]
 pub struct TbpBot {
-    bot: Bot<PlayerBrain>,
+    bot: Bot<PlayerBrain<Player>>,
 }
 
 #[wasm_bindgen]
@@ -31,14 +30,13 @@ impl TbpBot {
     pub fn new(weights: Option<String>, source: Option<String>) -> Result<TbpBot, JsError> {
         let (text, source) = match weights {
             Some(text) => (text, source.unwrap_or_else(|| "a weights file".to_string())),
-            None => (HAND.to_string(), HAND_SOURCE.to_string()),
+            None => (HAND_WEIGHTS.to_string(), HAND_SOURCE.to_string()),
         };
-        let game = Guideline::new(Rules::default(), Mode::Versus);
-        let player = WeightFile::parse(&text)
-            .and_then(|file| game.player_of(&file))
+        let brain = WeightFile::parse(&text)
+            .and_then(|file| tbp_brain(&file, source.clone()))
             .map_err(|e| JsError::new(&format!("weights file {source}: {e:#}")))?;
         Ok(TbpBot {
-            bot: Bot::new(PlayerBrain::new(game, player, source)),
+            bot: Bot::new(brain),
         })
     }
 

@@ -7,7 +7,7 @@ use super::executor::Evaluation;
 use super::match_fitness::Schedule;
 use crate::backend::{Backend, Batch, GameData, Streams};
 use crate::report::HistoryRow;
-use crate::run::scores::Scores;
+use crate::scores::Scores;
 use anyhow::{Context, Result};
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::Purpose;

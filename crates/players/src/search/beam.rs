@@ -326,9 +326,10 @@ mod tests {
     use stacktune_games::tetris::Tetris;
 
     fn el_tetris(game: &Tetris) -> LinearPlayer {
-        let file =
-            crate::weights::WeightFile::parse(include_str!("../../weights/tetris/el-tetris.toml"))
-                .unwrap();
+        let file = crate::weights::WeightFile::parse(include_str!(
+            "../../../../weights/tetris/el-tetris.toml"
+        ))
+        .unwrap();
         LinearPlayer::from_file(game, &file).unwrap()
     }
 
@@ -409,7 +410,7 @@ mod tests {
         use stacktune_games::tetris::contest::Contest;
         let game = Contest::new(2, false).unwrap();
         let file = crate::weights::WeightFile::parse(include_str!(
-            "../../reports/tetris-contest-l2/best.toml"
+            "../../../../reports/tetris-contest-l2/best.toml"
         ))
         .unwrap();
         let eval = LinearPlayer::from_file(&game, &file).unwrap();
@@ -461,9 +462,10 @@ mod tests {
     fn past_the_previews_a_line_is_worth_its_expected_next_moves() {
         use stacktune_games::tetris::contest::Contest;
         let game = Contest::new(2, false).unwrap();
-        let file =
-            crate::weights::WeightFile::parse(include_str!("../../weights/contest/beam-l2.toml"))
-                .unwrap();
+        let file = crate::weights::WeightFile::parse(include_str!(
+            "../../../../weights/contest/beam-l2.toml"
+        ))
+        .unwrap();
         let eval = LinearPlayer::from_file(&game, &file).unwrap();
         let index = game.feature_names().iter().position(|f| *f == "move_score");
         let weight = eval.weight(index.unwrap());

@@ -12,13 +12,13 @@ use stacktune_game::{Game, SharedPolicy};
 use stacktune_games::connect::Connect;
 use stacktune_games::settings::{GameSpec, Ruleset};
 use stacktune_games::tetris::guideline::Guideline;
+use stacktune_games::tetris::guideline::tbp::brain::PlayerBrain;
 use stacktune_games::tetris::{contest, guideline};
 use stacktune_games::{connect, puyo, tetris};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Names accepted by `--game`.
-pub const GAME_NAMES: [&str; 3] = ["tetris", "puyo", "connect"];
+use stacktune_games::GAME_NAMES;
 
 /// The rules a weights file of `game` that names none was tuned under, where it matters:
 /// Tetris weights that do not say `contest` are research weights (the contest's pieces, hold
@@ -268,6 +268,16 @@ pub fn guideline_player(game: &Guideline, file: &WeightFile, search: Search) -> 
 pub fn hand_player(game: &Guideline, search: Search) -> Player {
     let file = WeightFile::parse(guideline::HAND_WEIGHTS).expect("the hand-set weights parse");
     guideline_player(game, &file, search).expect("the hand-set weights fit guideline tetris")
+}
+
+/// The Tetris Bot Protocol bot a guideline weights file makes (`stacktune tbp`, the browser's
+/// worker): the file's player under its own search (one ply without one) on the default
+/// guideline rules; `source` names the weights in `info`.
+pub fn tbp_brain(file: &WeightFile, source: String) -> Result<PlayerBrain<Player>> {
+    let game = Guideline::new(guideline::rules::Rules::default(), guideline::Mode::Versus);
+    let player = guideline_player(&game, file, Search::OnePly)?;
+    let search = format!("{:?}", player.search);
+    Ok(PlayerBrain::new(game, player, source, search))
 }
 
 /// A guideline side by name, as a policy: `hand`, or a weights file `load` reads, under its own

@@ -163,7 +163,7 @@ fn serve(world: &SimpleCommunicator) -> Result<()> {
                 let (range, _) = (message, status).matched_receive_vec::<u64>();
                 let table = table.as_ref().context("a chunk before its batch")?;
                 let results = table
-                    .play(range[0]..range[1], &never, &Progress::hidden())
+                    .play_any(range[0]..range[1], &never, &Progress::hidden())
                     .expect("a rank's games are never stopped");
                 root.send_with_tag(&encode(&results)[..], RESULTS);
             }
@@ -213,7 +213,7 @@ impl Backend for Cluster<'_> {
             // Rank 0's own share, on its own threads.
             let local = scope.spawn(|| {
                 while let Some(chunk) = take(0) {
-                    match table.play(chunk.clone(), stop, progress) {
+                    match table.play_any(chunk.clone(), stop, progress) {
                         Some(played) => place(chunk, played),
                         None => return false,
                     }

@@ -6,16 +6,16 @@
 
 use crate::backend::Backend;
 use crate::folder::RunFolder;
-use crate::registry::Build;
 use crate::report::{CurvePoint, HistoryRow, plot_comparison};
-use crate::run::{RunConfig, evolve};
-use crate::with_game;
+use crate::{RunConfig, evolve};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use stacktune_base::fsutil::write_atomic;
 use stacktune_base::progress::Mode;
 use stacktune_base::stats::quantile;
 use stacktune_game::Game;
+use stacktune_players::registry::Build;
+use stacktune_players::with_game;
 use std::path::{Path, PathBuf};
 
 /// Held-out measurements each run makes: enough points for a curve, few enough that

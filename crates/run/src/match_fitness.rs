@@ -12,7 +12,7 @@
 //! against a fixed point: the first anchor's rating (the curve of a run then rises only when
 //! the candidates beat that anchor more), or, without anchors, the generation's mean.
 
-use crate::run::scores::Scores;
+use crate::scores::Scores;
 use anyhow::Result;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};

@@ -6,7 +6,7 @@
 
 use crate::checkpoint::Checkpoint;
 use crate::report::HistoryRow;
-use crate::run::scores::Scores;
+use crate::scores::Scores;
 use anyhow::{Result, bail};
 use stacktune_base::fsutil::write_atomic;
 use stacktune_base::progress::Progress;

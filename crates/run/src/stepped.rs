@@ -301,8 +301,8 @@ impl Backend for Relay<'_> {
 mod tests {
     use super::*;
     use crate::backend::Table;
-    use crate::commands::evolve::{EvolveArgs, execute};
-    use crate::registry::{AnyGame, Build};
+    use crate::evolution::{EvolveArgs, execute};
+    use stacktune_players::registry::{AnyGame, Build};
 
     /// Plays every batch the run asks for as a pool of `workers` would, in consecutive
     /// chunks each built from the batch alone, until the run ends; stops early (for a resume)
@@ -318,7 +318,7 @@ mod tests {
                 let table = Table::new(&batch).unwrap();
                 let range = pairs * w / workers..pairs * (w + 1) / workers;
                 let stop = AtomicBool::new(false);
-                results.extend(table.play(range, &stop, &Progress::hidden()).unwrap());
+                results.extend(table.play_any(range, &stop, &Progress::hidden()).unwrap());
             }
             run.played(results).unwrap();
         }
@@ -327,7 +327,8 @@ mod tests {
     #[test]
     fn a_stepped_run_writes_evolves_bytes_and_resumes_to_them() {
         let dir = tempfile::tempdir().unwrap();
-        let hand = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/puyo/hand.toml");
+        let hand =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weights/puyo/hand.toml");
         let hand = hand.to_string_lossy().into_owned();
         let text = format!(
             "name = \"steps\"\nseed = 7\ngenerations = 3\ngames = 3\nmax_pieces = 20\n\

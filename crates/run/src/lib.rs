@@ -1,4 +1,6 @@
-//! An evolution run: its config, its folder, its checkpoint, and the loop that owns them.
+//! An evolution run: its config, its folder, its checkpoint, the loop that owns them, where
+//! its games are played, and what it leaves for people; and the work of the commands that a
+//! host embedding stacktune shares with the command line (`evolve`, `play`).
 //!
 //! A run is a function of its config (which holds the seed): the loop draws every random
 //! number from streams keyed by (seed, purpose, generation, index), scores candidates on
@@ -7,7 +9,20 @@
 //!
 //! This file assembles a run from its parts, step by step ([`evolve`]): the config
 //! (`config.rs`), the generation loop (`executor.rs`) and what it scores with
-//! (`evaluation.rs`), and what it leaves for people (`observers.rs`, `page.rs`).
+//! (`evaluation.rs`, `match_fitness.rs`), what it leaves for people (`observers.rs`,
+//! `page.rs`, [`report`], [`report_page`]), its folder ([`folder`]) and checkpoint
+//! ([`checkpoint`]), and where its games are played ([`backend`]).
+
+pub mod backend;
+pub mod checkpoint;
+pub mod compare;
+pub mod evolution;
+#[cfg(feature = "clap")]
+pub mod flags;
+pub mod folder;
+pub mod play;
+pub mod report;
+pub mod report_page;
 
 mod config;
 mod evaluation;
@@ -20,22 +35,19 @@ pub mod page;
 pub mod scores;
 mod stepped;
 
-use crate::registry::Build;
 use config::feature_indices;
 pub use config::{HostedSpec, RunConfig};
 pub use evaluation::held_out_batch;
 pub use executor::Driver;
 use files::Files;
+use stacktune_players::registry::Build;
 pub use stepped::{Finish, SteppedRun};
 
 use crate::backend::{Backend, GameData, vector};
 use crate::checkpoint::{Checkpoint, Expected};
-use crate::eval::LinearPlayer;
 use crate::folder::RunFolder;
 use crate::report::{HistoryRow, References};
 use crate::report_page::{Final, HeldOut};
-use crate::search::Search;
-use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use evaluation::{GameEvaluation, expand_to, held_out};
 use executor::Executor;
@@ -48,6 +60,9 @@ use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::Summary;
 use stacktune_game::Game;
 use stacktune_game::replay::{DEFAULT_MOVE_CAP, Replayable};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::search::Search;
+use stacktune_players::weights::WeightFile;
 use stacktune_tune::OptimizerKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -547,7 +562,7 @@ pub(crate) fn reference_runs() -> Vec<PathBuf> {
     }
     let mut runs = Vec::new();
     runs_in(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../reports"),
         3,
         &mut runs,
     );
@@ -617,6 +632,24 @@ fn open_checkpoint(
 mod tests {
     use super::*;
 
+    /// The writer gives the shipped runs' best.toml files byte for byte, in their order.
+    #[test]
+    fn shipped_best_files_are_written_as_they_are() {
+        for dir in reference_runs() {
+            let text = std::fs::read_to_string(dir.join("best.toml")).unwrap();
+            let order: Vec<&str> = text
+                .split("[weights]\n")
+                .nth(1)
+                .unwrap()
+                .lines()
+                .take_while(|l| !l.is_empty())
+                .map(|l| l.split(' ').next().unwrap())
+                .collect();
+            let file = WeightFile::parse(&text).unwrap();
+            assert_eq!(file.to_toml(&order), text);
+        }
+    }
+
     /// The shipped reference runs' checkpoints are sealed, fit their run.toml and history, and
     /// are what the run loop writes.
     #[test]
@@ -624,7 +657,7 @@ mod tests {
         for dir in reference_runs() {
             let config = RunConfig::load(&dir.join("run.toml")).unwrap();
             let game = config.game.build().unwrap();
-            let all = crate::with_game!(&game, g => g.feature_names());
+            let all = stacktune_players::with_game!(&game, g => g.feature_names());
             let indices = feature_indices(all, &config.features, "").unwrap();
             let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
             let checkpoint = resume_from(&dir, &config, &names)

@@ -4,16 +4,16 @@
 use super::config::{RunConfig, feature_indices};
 use super::evaluation::expand_to;
 use super::executor::{GenerationDone, Observer};
-use crate::eval::LinearPlayer;
-use crate::registry::{Build, adapted};
 use crate::report::{HistoryRow, read_timings};
 use crate::report_page::{Final, HeldOut, RunPage, write_run};
-use crate::search::{Player, Search};
-use crate::weights::WeightFile;
 use anyhow::{Context, Result, bail};
 use stacktune_base::progress::Progress;
 use stacktune_game::Game;
 use stacktune_game::replay::{Replay, Replayable, record_games};
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::registry::{Build, adapted};
+use stacktune_players::search::{Player, Search};
+use stacktune_players::weights::WeightFile;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -206,7 +206,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
     let final_summary = final_of(dir, &config)?;
     let search = config.game.search()?;
     let any = config.game.build()?;
-    let written = crate::with_game!(&any, g => {
+    let written = stacktune_players::with_game!(&any, g => {
         let all = g.feature_names();
         let indices = feature_indices(all, &config.features, g.name())?;
         let features: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();

@@ -4,9 +4,9 @@
 
 use super::config::BUILTIN_BASELINE;
 use crate::backend::GameData;
-use crate::weights::WeightFile;
 use anyhow::{Context, Result};
 use stacktune_games::settings::GameSpec;
+use stacktune_players::weights::WeightFile;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -12,11 +12,6 @@
 #[cfg(feature = "mpi")]
 mod mpi;
 
-use crate::eval::LinearPlayer;
-use crate::registry::{AnyGame, Build, adapted};
-use crate::search::Player;
-use crate::weights::WeightFile;
-use crate::with_game;
 use anyhow::{Context, Result};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -25,6 +20,11 @@ use stacktune_base::rng::{Purpose, stream};
 use stacktune_game::episode::{play_pairs, thread_pool};
 use stacktune_game::{EpisodeLimits, EpisodeResult, Game, MAX_DETAILS};
 use stacktune_games::settings::GameSpec;
+use stacktune_players::eval::LinearPlayer;
+use stacktune_players::registry::{AnyGame, Build, adapted};
+use stacktune_players::search::Player;
+use stacktune_players::weights::WeightFile;
+use stacktune_players::with_game;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
@@ -171,7 +171,7 @@ impl Backend for Local {
         stop: &AtomicBool,
         progress: &Progress,
     ) -> Result<Option<Vec<EpisodeResult>>> {
-        Ok(Table::new(batch)?.play(0..batch.pairs(), stop, progress))
+        Ok(Table::new(batch)?.play_any(0..batch.pairs(), stop, progress))
     }
 }
 
@@ -213,9 +213,9 @@ impl Table {
         Table::ready(game, names, batch)
     }
 
-    /// Plays pairs `pairs` on this process's threads, in pair order; `None` when `stop` was
-    /// raised first.
-    pub fn play(
+    /// Plays pairs `pairs` on this process's threads, in pair order, on whichever game the
+    /// batch names; `None` when `stop` was raised first.
+    pub fn play_any(
         &self,
         pairs: Range<u64>,
         stop: &AtomicBool,

@@ -4,7 +4,6 @@
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
 use super::match_fitness::MatchSettings;
-use crate::registry::Build;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use stacktune_base::fsutil::clean;
@@ -13,6 +12,7 @@ use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::toml_error::toml_error;
 use stacktune_game::EpisodeLimits;
 use stacktune_games::settings::GameSpec;
+use stacktune_players::registry::Build;
 use stacktune_tune::cem::CemConfig;
 use stacktune_tune::cmaes::CmaesConfig;
 use stacktune_tune::external::ExternalConfig;
@@ -126,7 +126,7 @@ impl Default for RunConfig {
 /// in so that `evolve` with no arguments works from any directory (an installed binary too).
 pub(super) const BUILTIN_BASELINE: (&str, &str) = (
     "weights/tetris/dellacherie.toml",
-    include_str!("../../weights/tetris/dellacherie.toml"),
+    include_str!("../data/dellacherie.toml"),
 );
 
 impl RunConfig {

@@ -1,0 +1,12 @@
+//! `python -m stacktune`: the command line itself, run inside the interpreter, so that a wheel
+//! install needs no separate binary. The one part of the package that uses the command-line
+//! crate; every binding uses the library.
+
+use pyo3::prelude::*;
+
+/// Runs the command line `argv` (the program's name first) in this process, as the
+/// `stacktune` binary runs it, and returns its exit code (`python -m stacktune`).
+#[pyfunction]
+pub fn cli(py: Python<'_>, argv: Vec<String>) -> i32 {
+    py.detach(|| stacktune::cli::run(argv))
+}

@@ -16,7 +16,6 @@ pub struct TbpArgs {
 /// Serves the player on standard input and output until `quit` or the end of input; notes on
 /// what it ignored go to standard error.
 pub fn run(args: TbpArgs) -> Result<()> {
-    stacktune_tbp::client::survive_closed_pipes();
     let file = WeightFile::load(&args.weights)?;
     let mut brain = tbp_brain(&file, args.weights.display().to_string())
         .with_context(|| format!("weights file {}", args.weights.display()))?;

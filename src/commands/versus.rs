@@ -115,7 +115,6 @@ pub struct SprtReport {
 }
 
 pub fn run(args: VersusArgs) -> Result<()> {
-    stacktune_tbp::client::survive_closed_pipes();
     let (game, search) = guideline(&args.game)?;
     let first = entrant(&game, &args.first, search)?;
     let second = entrant(&game, &args.second, search)?;

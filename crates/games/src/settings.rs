@@ -1,201 +1,316 @@
 //! The settings that pick a game, its size, rules and search: the part of a run's config and
 //! of every command's flags that says which game is played and how.
+//!
+//! Each setting is declared once, in [`GameSpec`]'s declaration below: its name (the run.toml
+//! key), its help (the flag's), its flag, its run.toml form, and the games it applies to.
+//! The flags (clap), run.toml (serde), the check that refuses a setting a game does not use,
+//! how a flag overlays a config, the command line a report prints and the switches a flag
+//! turns off all come from that declaration.
 
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Which game, at what size and under which rules: the part of a run's config and of the
-/// CLI that picks the game. Every field but `game` has a per-game default.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-#[serde(deny_unknown_fields)]
-pub struct GameSpec {
+/// What one setting is, for whatever walks every setting (the check, the command line, tests
+/// that carry each setting through a run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// The run.toml key (`[game]` table), the field's name.
+    pub key: &'static str,
+    /// The flag, without its dashes.
+    pub flag: &'static str,
+    /// The rulesets that use it: every other refuses it.
+    pub users: &'static [Ruleset],
+}
+
+/// How a setting's value behaves, whatever its type: whether it was given, how a flag given on
+/// the command line overlays a config's value, and how the command line writes it.
+trait Value {
+    fn given(&self) -> bool;
+    /// A value given wins; a switch given turns on; a list given replaces the config's.
+    fn overlay(&mut self, flag: &Self);
+    /// The flag as a command line writes it, each with a leading space (none when not given).
+    fn command(&self, flag: &str) -> String;
+}
+
+impl<T: Clone + std::fmt::Display> Value for Option<T> {
+    fn given(&self) -> bool {
+        self.is_some()
+    }
+
+    fn overlay(&mut self, flag: &Self) {
+        if flag.is_some() {
+            self.clone_from(flag);
+        }
+    }
+
+    fn command(&self, flag: &str) -> String {
+        self.as_ref()
+            .map_or_else(String::new, |v| format!(" --{flag} {v}"))
+    }
+}
+
+impl Value for bool {
+    fn given(&self) -> bool {
+        *self
+    }
+
+    fn overlay(&mut self, flag: &Self) {
+        *self |= *flag;
+    }
+
+    fn command(&self, flag: &str) -> String {
+        match self {
+            true => format!(" --{flag}"),
+            false => String::new(),
+        }
+    }
+}
+
+impl Value for Vec<String> {
+    fn given(&self) -> bool {
+        !self.is_empty()
+    }
+
+    fn overlay(&mut self, flag: &Self) {
+        if !flag.is_empty() {
+            self.clone_from(flag);
+        }
+    }
+
+    fn command(&self, flag: &str) -> String {
+        self.iter().map(|v| format!(" --{flag} {v}")).collect()
+    }
+}
+
+/// Declares the game settings once: each `field: Type = "flag" for [rulesets] (off no_flag)?;`
+/// with its help (doc comment) and its run.toml form (serde attributes) above it. Generates
+/// [`GameSpec`], its [`SETTINGS`](GameSpec::SETTINGS), what walks them, and [`Off`] (a
+/// `--no-<flag>` for each switch marked `off`).
+macro_rules! game_settings {
+    ($(
+        $(#[$attr:meta])*
+        $field:ident: $ty:ty = $flag:literal for [$($user:ident),*] $(off $off:ident)?;
+    )*) => {
+        /// Which game, at what size and under which rules: the part of a run's config and of
+        /// the CLI that picks the game. Every field but `game` has a per-game default.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        #[serde(deny_unknown_fields)]
+        pub struct GameSpec {
+            $(
+                $(#[$attr])*
+                #[cfg_attr(feature = "clap", arg(long = $flag))]
+                pub $field: $ty,
+            )*
+        }
+
+        /// Flags that turn off a switch a config file turned on (`bag7 = true` and
+        /// `--no-bag7`).
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        pub struct Off {
+            $($(
+                #[doc = concat!("Turn off --", $flag, " even if the config turns it on.")]
+                #[cfg_attr(feature = "clap", arg(long, conflicts_with = stringify!($field)))]
+                pub $off: bool,
+            )?)*
+        }
+
+        impl GameSpec {
+            /// Every setting, in the order the command line writes them.
+            pub const SETTINGS: &'static [Setting] = &[$(Setting {
+                key: stringify!($field),
+                flag: $flag,
+                users: &[$(Ruleset::$user),*],
+            }),*];
+
+            /// Whether each setting of [`SETTINGS`](GameSpec::SETTINGS) was given.
+            pub fn given(&self) -> Vec<bool> {
+                vec![$(Value::given(&self.$field)),*]
+            }
+
+            /// The settings given in `flags` over these (a config's): a value or a list given
+            /// wins, a switch given turns on.
+            pub fn overlay(&mut self, flags: &GameSpec) {
+                $(Value::overlay(&mut self.$field, &flags.$field);)*
+            }
+
+            /// Turns off the switches `off` names.
+            pub fn switch_off(&mut self, off: &Off) {
+                $($(
+                    if off.$off {
+                        self.$field = false;
+                    }
+                )?)*
+            }
+
+            /// Each setting given, as the command line writes it (with a leading space), in
+            /// the order of [`SETTINGS`](GameSpec::SETTINGS).
+            fn commands(&self) -> Vec<String> {
+                vec![$(Value::command(&self.$field, $flag)),*]
+            }
+        }
+    };
+}
+
+game_settings! {
     /// Game to play: tetris, puyo or connect (default: the game a weights file names, else
     /// tetris).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
+    game: Option<String> = "game" for [Research, Contest, Guideline, Puyo, Connect];
     /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7, with
     /// (rows + 1) × columns at most 64).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub width: Option<usize>,
+    width: Option<usize> = "width" for [Research, Puyo, Connect];
     /// Board height (tetris: 4 to 64, default 20; connect: rows, default 6, with
     /// (rows + 1) × columns at most 64).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub height: Option<usize>,
+    height: Option<usize> = "height" for [Research, Puyo, Connect];
     /// Ruleset: tetris `research` or `contest`; puyo `programming` or `tsu`.
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules: Option<String>,
+    rules: Option<String> = "rules" for [Research, Contest, Guideline, Puyo];
+    /// Puyo: what an episode scores, `score` (default), `max_chain` (largest chain fired) or
+    /// `max_chain_alive` (the same, 0 for a lost game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fitness: Option<String> = "fitness" for [Puyo];
     /// Puyo colours (3 to 5, default 4).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colours: Option<u8>,
+    colours: Option<u8> = "colours" for [Puyo];
     /// Connect-N: discs in a row to win (default 4).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inarow: Option<usize>,
+    inarow: Option<usize> = "inarow" for [Connect];
     /// Plies the player searches: Connect-N with alpha-beta (default 1: one ply); other games
     /// with the beam of --beam-width (default: every piece the game shows).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
+    depth: Option<u32> = "depth" for [Research, Contest, Guideline, Puyo, Connect];
     /// Connect-N: plies a weights-file --opponent searches with alpha-beta (default 1), so an
     /// anchor can search as deep as the player it measures.
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opponent_depth: Option<u32>,
+    opponent_depth: Option<u32> = "opponent-depth" for [Connect];
     /// Connect Four (7 × 6, 4 in a row): from this many empty cells on (1 to 42), the player
     /// keeps to the columns an exact solver proves keep the game's value, and its search picks
     /// among them (default: never).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "EMPTY_CELLS"))]
+    #[cfg_attr(feature = "clap", arg(value_name = "EMPTY_CELLS"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub endgame: Option<u32>,
+    endgame: Option<u32> = "endgame" for [Connect];
     /// Connect Four (7 × 6, 4 in a row): an opening book (`connect-book`) whose columns the
     /// search picks among in the positions it holds: a book file, `shipped`
     /// (weights/connect/book.txt, compiled in) or `none` (the default).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE|shipped|none"))]
+    #[cfg_attr(feature = "clap", arg(value_name = "FILE|shipped|none"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub book: Option<String>,
+    book: Option<String> = "book" for [Connect];
     /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
     /// ply; a position's value is its evaluation plus the points of the moves before it.
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub beam_width: Option<usize>,
+    beam_width: Option<usize> = "beam-width" for [Research, Contest, Guideline, Puyo];
     /// Search with the beam of --beam-width past the pieces shown: this many sampled futures
     /// of --unseen pieces each, a move valued by its mean over them (puyo).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub samples: Option<u32>,
+    samples: Option<u32> = "samples" for [Puyo];
     /// Pieces past those shown that each of --samples futures draws (default 4).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unseen: Option<u32>,
+    unseen: Option<u32> = "unseen" for [Puyo];
     /// Value the sampled beam's moves by the chains their lines fire, not the positions they
     /// reach (ama's and takapt's search; puyo): a line ends at a move scoring POINTS or more
     /// (ama: 5,000); deeper futures (--unseen 12) carry a build to its fire.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "POINTS"))]
+    #[cfg_attr(feature = "clap", arg(value_name = "POINTS"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fired: Option<u32>,
+    fired: Option<u32> = "fired" for [Puyo];
     /// Search the beam of --beam-width as an anytime search: it widens (1, 2, 4, ... up to
     /// --beam-width positions a ply) while its searches stay within NODES expansions a move,
     /// so the budget is counted in nodes and a move is the same on any machine.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NODES"))]
+    #[cfg_attr(feature = "clap", arg(value_name = "NODES"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
+    nodes: Option<u64> = "nodes" for [Research, Contest, Guideline, Puyo];
     /// Puyo: pairs the player sees, the one to place included (1 to 3; Tsu shows 3; default
     /// 1, 2 with --preview).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pairs_shown: Option<u8>,
+    pairs_shown: Option<u8> = "pairs-shown" for [Puyo];
     /// Puyo: end a game once one move scores at least these points (ama's measure: build one
     /// chain, fire it, stop); play then reports each game's `fired_at` pair.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "POINTS"))]
+    #[cfg_attr(feature = "clap", arg(value_name = "POINTS"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fire_points: Option<u32>,
-    /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
-    /// weights file (default: tutorial and negamax4).
-    #[cfg_attr(feature = "clap", arg(long = "opponent", value_name = "NAME|FILE"))]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub opponents: Vec<String>,
-    /// Draw tetris pieces from shuffled bags of seven instead of independently.
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default)]
-    pub bag7: bool,
-    /// Offer placements that top out (they end the game when chosen).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default)]
-    pub allow_topout: bool,
-    /// Show the next piece; the player then places both before scoring.
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default)]
-    pub preview: bool,
+    fire_points: Option<u32> = "fire-points" for [Puyo];
     /// Contest tetris: the level, 1 to 4 (default 2; 3 adds obstacles; 4 is level 3 without
     /// the 180-turn limit, see --turns).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<u8>,
+    level: Option<u8> = "level" for [Contest];
     /// Contest tetris level 4: turns a game lasts, 1 to 180,000 (default 180,000: a move every
     /// 1 ms tick of the contest's 180 s; fewer model a slower controller).
-    #[cfg_attr(feature = "clap", arg(long))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turns: Option<u32>,
-    /// Contest tetris: score the July-2023 all-clear bonus (off in the March-2023 rules).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub all_clear: bool,
-    /// Guideline tetris: what an episode measures, `versus` (a match against each
-    /// --opponent, default), `sprint` (40 lines), `attack` (attack per piece) or `survival`
-    /// (against a seeded garbage stream).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-    /// Guideline tetris: pieces shown after the current one (0 to 6, default 5).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previews: Option<u8>,
-    /// Guideline tetris: play without hold.
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub no_hold: bool,
-    /// Guideline tetris: the attack table, `guideline` (Puyo Puyo Tetris, Tetris 99; default)
-    /// or `tetrio` (TETR.IO season 1).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attack: Option<String>,
-    /// Guideline tetris: pieces the receiver places before an attack's rows can rise
-    /// (default 1).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub garbage_delay: Option<u32>,
-    /// Guideline tetris: most garbage rows that rise after one piece (default 8).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub garbage_cap: Option<u32>,
-    /// Guideline tetris: the chance (0 to 1) that a garbage row's hole moves from the row
-    /// below's column within one attack (default 0: one column an attack).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub messiness: Option<f64>,
-    /// Guideline tetris: margin time, in pieces: from each side's PIECES-th piece on, its attacks
-    /// grow by --margin-increase per cent a piece, rounded down (TETR.IO's margin time), so
-    /// that matches between players that only defend still end (default: none).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "PIECES"))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub margin: Option<u32>,
-    /// Guideline tetris: with --margin, the per cent each piece adds to attacks (1 to 1,000,
-    /// default 1: attacks doubled 100 pieces after the margin).
-    #[cfg_attr(feature = "clap", arg(long, value_name = "PERCENT"))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub margin_increase: Option<u32>,
-    /// Guideline tetris: a bot opponent's (`tbp:COMMAND`) thinking time a piece, in
-    /// milliseconds of wall time before it is asked for its move (default 100).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub think_ms: Option<u64>,
-    /// Guideline tetris: how long a bot opponent may take to answer beyond its thinking time
-    /// before it loses the game, in milliseconds (default 5,000).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timeout_ms: Option<u64>,
-    /// Guideline tetris: a piece locking wholly above the visible 20 rows does not lose.
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub no_lock_out: bool,
-    /// Puyo: what an episode scores, `score` (default), `max_chain` (largest chain fired) or
-    /// `max_chain_alive` (the same, 0 for a lost game).
-    #[cfg_attr(feature = "clap", arg(long))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fitness: Option<String>,
+    turns: Option<u32> = "turns" for [Contest];
     /// Research tetris: each game is a multilevel-splitting estimate of an uncapped game's
     /// mean lines, EFFORT trajectories a level (e.g. 500), not a game played out: seconds for
     /// players whose games last hours.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "EFFORT"))]
+    #[cfg_attr(feature = "clap", arg(value_name = "EFFORT"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub splitting: Option<u32>,
+    splitting: Option<u32> = "splitting" for [Research];
+    /// Guideline tetris: what an episode measures, `versus` (a match against each
+    /// --opponent, default), `sprint` (40 lines), `attack` (attack per piece) or `survival`
+    /// (against a seeded garbage stream).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mode: Option<String> = "mode" for [Guideline];
+    /// Guideline tetris: pieces shown after the current one (0 to 6, default 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    previews: Option<u8> = "previews" for [Guideline];
+    /// Guideline tetris: the attack table, `guideline` (Puyo Puyo Tetris, Tetris 99; default)
+    /// or `tetrio` (TETR.IO season 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    attack: Option<String> = "attack" for [Guideline];
+    /// Guideline tetris: pieces the receiver places before an attack's rows can rise
+    /// (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    garbage_delay: Option<u32> = "garbage-delay" for [Guideline];
+    /// Guideline tetris: most garbage rows that rise after one piece (default 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    garbage_cap: Option<u32> = "garbage-cap" for [Guideline];
+    /// Guideline tetris: the chance (0 to 1) that a garbage row's hole moves from the row
+    /// below's column within one attack (default 0: one column an attack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    messiness: Option<f64> = "messiness" for [Guideline];
+    /// Guideline tetris: margin time, in pieces: from each side's PIECES-th piece on, its attacks
+    /// grow by --margin-increase per cent a piece, rounded down (TETR.IO's margin time), so
+    /// that matches between players that only defend still end (default: none).
+    #[cfg_attr(feature = "clap", arg(value_name = "PIECES"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    margin: Option<u32> = "margin" for [Guideline];
+    /// Guideline tetris: with --margin, the per cent each piece adds to attacks (1 to 1,000,
+    /// default 1: attacks doubled 100 pieces after the margin).
+    #[cfg_attr(feature = "clap", arg(value_name = "PERCENT"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    margin_increase: Option<u32> = "margin-increase" for [Guideline];
+    /// Guideline tetris: a bot opponent's (`tbp:COMMAND`) thinking time a piece, in
+    /// milliseconds of wall time before it is asked for its move (default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    think_ms: Option<u64> = "think-ms" for [Guideline];
+    /// Guideline tetris: how long a bot opponent may take to answer beyond its thinking time
+    /// before it loses the game, in milliseconds (default 5,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    timeout_ms: Option<u64> = "timeout-ms" for [Guideline];
+    /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
+    /// weights file (default: tutorial and negamax4).
+    #[cfg_attr(feature = "clap", arg(value_name = "NAME|FILE"))]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    opponents: Vec<String> = "opponent" for [Connect, Guideline];
+    /// Draw tetris pieces from shuffled bags of seven instead of independently.
+    #[serde(default)]
+    bag7: bool = "bag7" for [Research] off no_bag7;
+    /// Offer placements that top out (they end the game when chosen).
+    #[serde(default)]
+    allow_topout: bool = "allow-topout" for [Research, Puyo] off no_allow_topout;
+    /// Show the next piece; the player then places both before scoring.
+    #[serde(default)]
+    preview: bool = "preview" for [Research, Puyo] off no_preview;
+    /// Contest tetris: score the July-2023 all-clear bonus (off in the March-2023 rules).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    all_clear: bool = "all-clear" for [Contest] off no_all_clear;
+    /// Guideline tetris: play without hold.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    no_hold: bool = "no-hold" for [Guideline];
+    /// Guideline tetris: a piece locking wholly above the visible 20 rows does not lose.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    no_lock_out: bool = "no-lock-out" for [Guideline];
 }
 
 /// The rulesets whose settings differ: what [`GameSpec::check_settings`] tells apart.
@@ -261,63 +376,14 @@ impl GameSpec {
     }
 
     /// The flags that select this game, each with a leading space (a weights file names the
-    /// game, its rules and size too, but a flag more says it plainly).
+    /// game, its rules and size too, but a flag more says it plainly; it names the game alone).
     fn flags(&self) -> String {
-        fn text<T: std::fmt::Display>(value: &Option<T>) -> Option<String> {
-            value.as_ref().map(T::to_string)
-        }
-        let valued: [(&str, Option<String>); 30] = [
-            ("--width", text(&self.width)),
-            ("--height", text(&self.height)),
-            ("--rules", text(&self.rules)),
-            ("--fitness", text(&self.fitness)),
-            ("--colours", text(&self.colours)),
-            ("--inarow", text(&self.inarow)),
-            ("--depth", text(&self.depth)),
-            ("--opponent-depth", text(&self.opponent_depth)),
-            ("--endgame", text(&self.endgame)),
-            ("--book", text(&self.book)),
-            ("--beam-width", text(&self.beam_width)),
-            ("--samples", text(&self.samples)),
-            ("--unseen", text(&self.unseen)),
-            ("--fired", text(&self.fired)),
-            ("--nodes", text(&self.nodes)),
-            ("--pairs-shown", text(&self.pairs_shown)),
-            ("--fire-points", text(&self.fire_points)),
-            ("--level", text(&self.level)),
-            ("--turns", text(&self.turns)),
-            ("--splitting", text(&self.splitting)),
-            ("--mode", text(&self.mode)),
-            ("--previews", text(&self.previews)),
-            ("--attack", text(&self.attack)),
-            ("--garbage-delay", text(&self.garbage_delay)),
-            ("--garbage-cap", text(&self.garbage_cap)),
-            ("--messiness", text(&self.messiness)),
-            ("--margin", text(&self.margin)),
-            ("--margin-increase", text(&self.margin_increase)),
-            ("--think-ms", text(&self.think_ms)),
-            ("--timeout-ms", text(&self.timeout_ms)),
-        ];
-        let mut s: String = valued
-            .into_iter()
-            .filter_map(|(flag, value)| value.map(|v| format!(" {flag} {v}")))
-            .collect();
-        for o in &self.opponents {
-            s += &format!(" --opponent {o}");
-        }
-        for (on, flag) in [
-            (self.bag7, " --bag7"),
-            (self.allow_topout, " --allow-topout"),
-            (self.preview, " --preview"),
-            (self.all_clear, " --all-clear"),
-            (self.no_hold, " --no-hold"),
-            (self.no_lock_out, " --no-lock-out"),
-        ] {
-            if on {
-                s += flag;
-            }
-        }
-        s
+        Self::SETTINGS
+            .iter()
+            .zip(self.commands())
+            .filter(|(setting, _)| setting.key != "game")
+            .map(|(_, command)| command)
+            .collect()
     }
 
     /// The ruleset the spec names, for the settings check.
@@ -331,82 +397,16 @@ impl GameSpec {
         }
     }
 
-    /// Refuses every setting the game does not use, flag and config key alike: the one place
-    /// that says which game takes which setting, so nothing is silently ignored (or written
-    /// into a run.toml as if it counted).
+    /// Refuses every setting the game does not use, flag and config key alike, so nothing is
+    /// silently ignored (or written into a run.toml as if it counted).
     pub fn check_settings(&self) -> Result<()> {
-        use Ruleset::*;
-        let settings: [(&str, bool, &[Ruleset]); 35] = [
-            ("--width", self.width.is_some(), &[Research, Puyo, Connect]),
-            (
-                "--height",
-                self.height.is_some(),
-                &[Research, Puyo, Connect],
-            ),
-            (
-                "--rules",
-                self.rules.is_some(),
-                &[Research, Contest, Guideline, Puyo],
-            ),
-            ("--colours", self.colours.is_some(), &[Puyo]),
-            ("--fitness", self.fitness.is_some(), &[Puyo]),
-            ("--inarow", self.inarow.is_some(), &[Connect]),
-            ("--endgame", self.endgame.is_some(), &[Connect]),
-            (
-                "--opponent-depth",
-                self.opponent_depth.is_some(),
-                &[Connect],
-            ),
-            ("--book", self.book.is_some(), &[Connect]),
-            (
-                "--opponent",
-                !self.opponents.is_empty(),
-                &[Connect, Guideline],
-            ),
-            ("--mode", self.mode.is_some(), &[Guideline]),
-            ("--previews", self.previews.is_some(), &[Guideline]),
-            ("--no-hold", self.no_hold, &[Guideline]),
-            ("--attack", self.attack.is_some(), &[Guideline]),
-            (
-                "--garbage-delay",
-                self.garbage_delay.is_some(),
-                &[Guideline],
-            ),
-            ("--garbage-cap", self.garbage_cap.is_some(), &[Guideline]),
-            ("--messiness", self.messiness.is_some(), &[Guideline]),
-            ("--margin", self.margin.is_some(), &[Guideline]),
-            (
-                "--margin-increase",
-                self.margin_increase.is_some(),
-                &[Guideline],
-            ),
-            ("--no-lock-out", self.no_lock_out, &[Guideline]),
-            ("--think-ms", self.think_ms.is_some(), &[Guideline]),
-            ("--timeout-ms", self.timeout_ms.is_some(), &[Guideline]),
-            ("--bag7", self.bag7, &[Research]),
-            ("--allow-topout", self.allow_topout, &[Research, Puyo]),
-            ("--preview", self.preview, &[Research, Puyo]),
-            ("--level", self.level.is_some(), &[Contest]),
-            ("--turns", self.turns.is_some(), &[Contest]),
-            ("--all-clear", self.all_clear, &[Contest]),
-            ("--splitting", self.splitting.is_some(), &[Research]),
-            ("--samples", self.samples.is_some(), &[Puyo]),
-            ("--unseen", self.unseen.is_some(), &[Puyo]),
-            ("--fired", self.fired.is_some(), &[Puyo]),
-            ("--pairs-shown", self.pairs_shown.is_some(), &[Puyo]),
-            ("--fire-points", self.fire_points.is_some(), &[Puyo]),
-            (
-                "--beam-width",
-                self.beam_width.is_some(),
-                &[Research, Contest, Guideline, Puyo],
-            ),
-        ];
         let this = self.ruleset();
-        for (flag, given, users) in settings {
-            if given && !users.contains(&this) {
+        for (setting, given) in Self::SETTINGS.iter().zip(self.given()) {
+            if given && !setting.users.contains(&this) {
                 bail!(
-                    "{flag} is a {} setting; {} does not use it",
-                    Ruleset::owners(users),
+                    "--{} is a {} setting; {} does not use it",
+                    setting.flag,
+                    Ruleset::owners(setting.users),
                     this.name()
                 );
             }

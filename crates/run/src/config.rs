@@ -412,6 +412,42 @@ impl RunConfig {
         self.spsa.clone().unwrap_or_default()
     }
 
+    /// `p` candidates a generation for the chosen optimiser (`--population`): its table's
+    /// population (SPSA's pairs, half of it).
+    pub fn set_population(&mut self, p: usize) -> Result<()> {
+        match self.optimizer.kind {
+            OptimizerKind::Ga => self.ga.population = p,
+            OptimizerKind::Cem => {
+                self.cem = Some(CemConfig {
+                    population: p,
+                    ..self.cem_config()
+                })
+            }
+            OptimizerKind::Cmaes => {
+                self.cmaes = Some(CmaesConfig {
+                    population: p,
+                    ..self.cmaes_config()
+                })
+            }
+            OptimizerKind::Spsa if p % 2 == 1 => {
+                bail!("--population {p}: SPSA plays its candidates in pairs; give an even number")
+            }
+            OptimizerKind::Spsa => {
+                self.spsa = Some(SpsaConfig {
+                    pairs: p / 2,
+                    ..self.spsa_config()
+                })
+            }
+            OptimizerKind::External => {
+                self.external = Some(ExternalConfig {
+                    population: p,
+                    ..self.external.clone().unwrap_or_default()
+                })
+            }
+        }
+        Ok(())
+    }
+
     /// The chosen optimiser's table filled in, so that run.toml states every setting the run
     /// used, and the GA's elitism and tournament brought within its population.
     pub fn resolved(mut self) -> RunConfig {

@@ -9,14 +9,10 @@ use crate::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
 use anyhow::{Result, bail};
 use stacktune_base::progress::Mode;
 use stacktune_game::Game;
-use stacktune_games::settings::GameSpec;
+use stacktune_games::settings::{GameSpec, Off};
 use stacktune_players::registry::Build;
 use stacktune_players::with_game;
 use stacktune_tune::OptimizerKind;
-use stacktune_tune::cem::CemConfig;
-use stacktune_tune::cmaes::CmaesConfig;
-use stacktune_tune::external::ExternalConfig;
-use stacktune_tune::spsa::SpsaConfig;
 use std::path::{Path, PathBuf};
 
 /// Where runs go without `--out`: a folder of the user's, listed in .gitignore in the
@@ -34,35 +30,8 @@ pub struct EvolveArgs {
     pub given: Option<Box<RunConfig>>,
     #[cfg_attr(feature = "clap", command(flatten))]
     pub game: GameSpec,
-    /// Features to tune, comma-separated (default: all of the game's).
-    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ','))]
-    pub features: Option<Vec<String>>,
-    /// Optimiser: ga (genetic algorithm, the default), cem (noisy cross-entropy), cmaes
-    /// (CMA-ES) or spsa (perturbation pairs, for noisy match results); its settings are the
-    /// config's [ga], [cem], [cmaes] or [spsa] table.
-    #[cfg_attr(feature = "clap", arg(long, value_enum))]
-    pub optimizer: Option<OptimizerKind>,
-    /// Candidates per generation (2 to 10,000) of the chosen optimiser.
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub population: Option<usize>,
-    /// Generations to evolve (1 to 1,000,000).
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub generations: Option<u64>,
-    /// Games per candidate per generation (1 to 100,000).
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub games: Option<u64>,
-    /// Stop each game after this many pieces (0 = never).
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub max_pieces: Option<u64>,
-    /// Seed of the run.
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub seed: Option<u64>,
-    /// Name of the run: letters, digits, `.`, `_`, `-` (folder runs/<game>-<name>).
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub name: Option<String>,
-    /// Two-player games: the best weights of the last N generations join the opponents.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
-    pub hall_of_fame: Option<u64>,
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub run: RunFlags,
     /// Worker threads (0 = one per core, at most 256); results do not depend on it.
     #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
@@ -84,22 +53,67 @@ pub struct EvolveArgs {
     pub off: Off,
 }
 
-/// Flags that turn off a setting a config file turned on (`bag7 = true` and `--no-bag7`).
-#[derive(Debug, Default)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-pub struct Off {
-    /// Draw tetris pieces independently even if the config says bag7.
-    #[cfg_attr(feature = "clap", arg(long, conflicts_with = "bag7"))]
-    pub no_bag7: bool,
-    /// Do not offer top-outs even if the config allows them.
-    #[cfg_attr(feature = "clap", arg(long, conflicts_with = "allow_topout"))]
-    pub no_allow_topout: bool,
-    /// Hide the next piece even if the config shows it.
-    #[cfg_attr(feature = "clap", arg(long, conflicts_with = "preview"))]
-    pub no_preview: bool,
-    /// No contest all-clear bonus even if the config scores it.
-    #[cfg_attr(feature = "clap", arg(long, conflicts_with = "all_clear"))]
-    pub no_all_clear: bool,
+/// Declares `evolve`'s flags for a run's own settings once: each `flag: Type` with its help,
+/// and `=> key` where the flag sets run.toml's `key` as it is (the others are read by
+/// [`EvolveArgs::resolve`]).
+macro_rules! run_flags {
+    ($(
+        $(#[$attr:meta])*
+        $flag:ident: $ty:ty $(=> $key:ident)?;
+    )*) => {
+        /// The flags that set a run's own settings (the game's are [`GameSpec`]'s).
+        #[derive(Debug, Default, PartialEq)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        pub struct RunFlags {
+            $(
+                $(#[$attr])*
+                #[cfg_attr(feature = "clap", arg(long))]
+                pub $flag: Option<$ty>,
+            )*
+        }
+
+        impl RunFlags {
+            /// Whether any was given.
+            pub fn any(&self) -> bool {
+                false $(|| self.$flag.is_some())*
+            }
+
+            /// The flags that set a run.toml key as it is, over `config`'s.
+            fn set(&self, config: &mut RunConfig) {
+                $($(
+                    if let Some(value) = &self.$flag {
+                        config.$key = value.clone();
+                    }
+                )?)*
+            }
+        }
+    };
+}
+
+run_flags! {
+    /// Features to tune, comma-separated (default: all of the game's).
+    #[cfg_attr(feature = "clap", arg(value_delimiter = ','))]
+    features: Vec<String> => features;
+    /// Optimiser: ga (genetic algorithm, the default), cem (noisy cross-entropy), cmaes
+    /// (CMA-ES) or spsa (perturbation pairs, for noisy match results); its settings are the
+    /// config's [ga], [cem], [cmaes] or [spsa] table.
+    #[cfg_attr(feature = "clap", arg(value_enum))]
+    optimizer: OptimizerKind;
+    /// Candidates per generation (2 to 10,000) of the chosen optimiser.
+    population: usize;
+    /// Generations to evolve (1 to 1,000,000).
+    generations: u64 => generations;
+    /// Games per candidate per generation (1 to 100,000).
+    games: u64 => games;
+    /// Stop each game after this many pieces (0 = never).
+    max_pieces: u64 => max_pieces;
+    /// Seed of the run.
+    seed: u64 => seed;
+    /// Name of the run: letters, digits, `.`, `_`, `-` (folder runs/<game>-<name>).
+    name: String => name;
+    /// Two-player games: the best weights of the last N generations join the opponents.
+    #[cfg_attr(feature = "clap", arg(value_name = "N"))]
+    hall_of_fame: u64 => hall_of_fame;
 }
 
 impl EvolveArgs {
@@ -120,115 +134,25 @@ impl EvolveArgs {
             c.baseline = None;
             c.game.game = game;
         }
-        macro_rules! set {
-            ($field:expr, $flag:expr) => {
-                if let Some(v) = $flag.clone() {
-                    $field = v;
-                }
-            };
-        }
-        overlay(&mut c.game, g);
-        for (setting, on, off) in [
-            (&mut c.game.bag7, g.bag7, self.off.no_bag7),
-            (
-                &mut c.game.allow_topout,
-                g.allow_topout,
-                self.off.no_allow_topout,
-            ),
-            (&mut c.game.preview, g.preview, self.off.no_preview),
-            (&mut c.game.all_clear, g.all_clear, self.off.no_all_clear),
-        ] {
-            *setting = (*setting || on) && !off;
-        }
-        set!(c.features, self.features);
-        if let Some(kind) = self.optimizer {
+        c.game.overlay(g);
+        c.game.switch_off(&self.off);
+        let run = &self.run;
+        run.set(&mut c);
+        if let Some(kind) = run.optimizer {
             c.optimizer.kind = kind;
         }
-        if let Some(p) = self.population {
-            match c.optimizer.kind {
-                OptimizerKind::Ga => c.ga.population = p,
-                OptimizerKind::Cem => {
-                    c.cem = Some(CemConfig {
-                        population: p,
-                        ..c.cem_config()
-                    })
-                }
-                OptimizerKind::Cmaes => {
-                    c.cmaes = Some(CmaesConfig {
-                        population: p,
-                        ..c.cmaes_config()
-                    })
-                }
-                OptimizerKind::Spsa if p % 2 == 1 => {
-                    bail!(
-                        "--population {p}: SPSA plays its candidates in pairs; give an even number"
-                    )
-                }
-                OptimizerKind::Spsa => {
-                    c.spsa = Some(SpsaConfig {
-                        pairs: p / 2,
-                        ..c.spsa_config()
-                    })
-                }
-                OptimizerKind::External => {
-                    c.external = Some(ExternalConfig {
-                        population: p,
-                        ..c.external.clone().unwrap_or_default()
-                    })
-                }
-            }
+        if let Some(p) = run.population {
+            c.set_population(p)?;
         }
-        set!(c.generations, self.generations);
-        set!(c.games, self.games);
-        set!(c.max_pieces, self.max_pieces);
-        set!(c.seed, self.seed);
-        set!(c.name, self.name);
-        set!(c.hall_of_fame, self.hall_of_fame);
-        set!(c.threads, self.threads);
+        if let Some(threads) = self.threads {
+            c.threads = threads;
+        }
         if c.optimizer.kind == OptimizerKind::External && c.external.is_none() {
             bail!(
                 "[optimizer] kind = \"external\" needs an [external] table: name = \"...\" (the optimiser, as run.toml records it) and population = N (candidates a generation)"
             );
         }
         Ok(c.resolved())
-    }
-}
-
-/// The game flags given on the command line over the config's game settings: a flag given
-/// wins, one not given leaves the config's value.
-fn overlay(spec: &mut GameSpec, flags: &GameSpec) {
-    spec.width = flags.width.or(spec.width);
-    spec.height = flags.height.or(spec.height);
-    spec.rules = flags.rules.clone().or(spec.rules.clone());
-    spec.fitness = flags.fitness.clone().or(spec.fitness.clone());
-    spec.colours = flags.colours.or(spec.colours);
-    spec.inarow = flags.inarow.or(spec.inarow);
-    spec.depth = flags.depth.or(spec.depth);
-    spec.endgame = flags.endgame.or(spec.endgame);
-    spec.opponent_depth = flags.opponent_depth.or(spec.opponent_depth);
-    spec.beam_width = flags.beam_width.or(spec.beam_width);
-    spec.samples = flags.samples.or(spec.samples);
-    spec.unseen = flags.unseen.or(spec.unseen);
-    spec.fired = flags.fired.or(spec.fired);
-    spec.nodes = flags.nodes.or(spec.nodes);
-    spec.pairs_shown = flags.pairs_shown.or(spec.pairs_shown);
-    spec.level = flags.level.or(spec.level);
-    spec.turns = flags.turns.or(spec.turns);
-    spec.splitting = flags.splitting.or(spec.splitting);
-    spec.mode = flags.mode.clone().or(spec.mode.clone());
-    spec.previews = flags.previews.or(spec.previews);
-    spec.attack = flags.attack.clone().or(spec.attack.clone());
-    spec.garbage_delay = flags.garbage_delay.or(spec.garbage_delay);
-    spec.garbage_cap = flags.garbage_cap.or(spec.garbage_cap);
-    spec.messiness = flags.messiness.or(spec.messiness);
-    spec.margin = flags.margin.or(spec.margin);
-    spec.margin_increase = flags.margin_increase.or(spec.margin_increase);
-    spec.think_ms = flags.think_ms.or(spec.think_ms);
-    spec.timeout_ms = flags.timeout_ms.or(spec.timeout_ms);
-    spec.no_hold |= flags.no_hold;
-    spec.no_lock_out |= flags.no_lock_out;
-    if !flags.opponents.is_empty() {
-        spec.opponents = flags.opponents.clone();
     }
 }
 
@@ -250,20 +174,9 @@ fn config_and_folder(
             let overrides = args.config.is_some()
                 || args.given.is_some()
                 || args.game != GameSpec::default()
-                || args.features.is_some()
-                || args.population.is_some()
-                || args.optimizer.is_some()
-                || args.generations.is_some()
-                || args.games.is_some()
-                || args.max_pieces.is_some()
-                || args.seed.is_some()
-                || args.hall_of_fame.is_some()
-                || args.name.is_some()
+                || args.run.any()
                 || args.out.is_some()
-                || args.off.no_bag7
-                || args.off.no_allow_topout
-                || args.off.no_preview
-                || args.off.no_all_clear;
+                || args.off != Off::default();
             if overrides {
                 bail!(
                     "--resume continues the run as its run.toml says; only --threads and --quiet may be given with it"

@@ -47,6 +47,7 @@ enum Phase {
 /// Serves `brain` over `reader` and `writer` until `quit` or end of input, with notes on
 /// standard error. Only a failed write (the front end is gone) or a failed read is an error.
 pub fn serve(reader: impl BufRead, writer: impl Write, brain: &mut impl Brain) -> io::Result<()> {
+    crate::client::survive_closed_pipes();
     serve_with_notes(reader, writer, &mut io::stderr(), brain)
 }
 

@@ -164,6 +164,7 @@ impl Bot {
         rules: &Rules,
         options: BotOptions,
     ) -> Result<Bot, BotFault> {
+        survive_closed_pipes();
         let stderr = match options.stderr {
             BotStderr::Inherit => Stdio::inherit(),
             BotStderr::Discard => Stdio::null(),
@@ -422,10 +423,13 @@ impl Drop for Bot {
     }
 }
 
-/// Lets a write to a bot that has died come back as an error (a [`BotFault`]) instead of
-/// killing this process: the `stacktune` binary restores SIGPIPE's default so that `play |
-/// head` ends quietly, and a command that talks to bots sets it back to ignored first.
-pub fn survive_closed_pipes() {
+/// Lets a write to a peer that has closed its end (a bot that died, a front end that left) come
+/// back as an error instead of killing this process by SIGPIPE. The `stacktune` binary
+/// restores SIGPIPE's default so that `play | head` ends quietly; whatever starts a bot or
+/// serves as one sets it back to ignored first, here in the protocol, so that every command
+/// that talks to a bot (`versus`, `play` and `evolve` with a `tbp:` opponent, `tbp`) survives
+/// a peer that leaves and says so in a line.
+pub(crate) fn survive_closed_pipes() {
     // SAFETY: only changes one signal's disposition to ignored, which is always sound.
     #[cfg(unix)]
     unsafe {

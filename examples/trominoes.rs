@@ -14,6 +14,9 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 use stacktune_base::progress::Mode;
 use stacktune_base::stats::Summary;
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::replay::Replayable;
 use stacktune_game::{FeatureMask, FeatureValues, Game, Outcome};
 use stacktune_games::settings::GameSpec;
@@ -148,6 +151,7 @@ impl Trominoes {
 
 impl Game for Trominoes {
     type Position = Position;
+
     type Move = Drop;
 
     fn name(&self) -> &'static str {
@@ -225,14 +229,20 @@ impl Game for Trominoes {
         }
     }
 
-    fn points_feature(&self) -> Option<&'static str> {
-        Some("lines")
-    }
-
     fn score_name(&self) -> &'static str {
         "lines"
     }
+}
 
+impl SearchHooks for Trominoes {
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("lines")
+    }
+}
+
+impl Episodes for Trominoes {}
+
+impl Render for Trominoes {
     fn render(&self, position: &Position) -> String {
         let mut text = self.board_rows(position).join("\n");
         text += &format!("\nnext: {}", LETTERS[position.piece]);

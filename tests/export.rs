@@ -3,7 +3,9 @@
 //! without touching any file.
 
 use stacktune_base::rng::game_stream;
-use stacktune_game::{Game, Policy};
+use stacktune_game::Policy;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_games::connect::accuracy::games_set;
 use stacktune_games::connect::agents::{Agent, PolicyAgent, RandomAgent};
 use stacktune_games::connect::solver::PUBLISHED_VECTORS;

@@ -2,6 +2,7 @@
 //! board files, move generation against the plain search over piece states, and hand-worked
 //! sequences of combos, back-to-back, perfect clears, cancelling and rising garbage.
 
+use stacktune_game::Episodes;
 use stacktune_games::tetris::board::Board;
 use stacktune_games::tetris::guideline::listing;
 use stacktune_games::tetris::guideline::movegen::{
@@ -644,7 +645,7 @@ fn move_features_name_the_clear_and_what_it_sent() {
 #[test]
 fn solo_modes_score_the_hand_set_weights_games() {
     use stacktune_base::rng::game_stream;
-    use stacktune_game::{EpisodeLimits, Game};
+    use stacktune_game::EpisodeLimits;
     let cases = [
         // 40 lines in 107 and 104 pieces: 100 × 40 / pieces.
         (Mode::Sprint, [4000.0 / 107.0, 4000.0 / 104.0], [107, 104]),

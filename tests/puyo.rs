@@ -6,6 +6,7 @@ use common::*;
 use proptest::prelude::*;
 use serde::Deserialize;
 use stacktune_base::rng::game_stream;
+use stacktune_game::SearchHooks;
 use stacktune_game::episode::play_episode;
 use stacktune_game::{EpisodeLimits, FeatureValues, Game, Outcome};
 use stacktune_games::puyo::field::Field;

@@ -5,6 +5,7 @@
 use crate::moves::Move;
 use rand_chacha::ChaCha8Rng;
 use stacktune_base::rng::game_stream;
+use stacktune_game::Playable;
 use stacktune_game::{Game, Outcome};
 use stacktune_games::connect::{self, Connect};
 use stacktune_games::puyo::{self, Puyo};
@@ -15,7 +16,7 @@ use stacktune_games::tetris::pieces::PIECE_LETTERS;
 use stacktune_games::tetris::{self, Tetris};
 
 /// A game as the bindings drive it, one move at a time.
-pub trait Engine: Game + Clone + 'static {
+pub trait Engine: Playable + Clone + 'static {
     /// Where an episode's pieces come from.
     type Dealer: Clone + Send + Sync;
     /// The source of game 0 of `stacktune play --seed seed`.

@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
 use stacktune_game::Game;
+use stacktune_game::Render;
 use stacktune_games::connect::Connect;
 use stacktune_games::puyo::Puyo;
 use stacktune_games::settings::GameSpec;

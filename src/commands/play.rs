@@ -2,6 +2,7 @@
 
 use super::play_report::{print_per_game, print_report, print_versus};
 use anyhow::{Result, bail};
+use stacktune_game::Episodes;
 use stacktune_game::Game;
 use stacktune_players::registry::AnyGame;
 use stacktune_players::with_game;

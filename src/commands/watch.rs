@@ -2,8 +2,9 @@
 
 use anyhow::{Result, bail};
 use stacktune_base::rng::game_stream;
+use stacktune_game::EpisodeLimits;
+use stacktune_game::Episodes;
 use stacktune_game::replay::Replayable;
-use stacktune_game::{EpisodeLimits, Game};
 use stacktune_games::settings::GameSpec;
 use stacktune_players::registry::Build;
 use stacktune_players::with_game;

@@ -16,7 +16,9 @@ mod presets;
 use serde::Serialize;
 use stacktune_base::progress::Progress;
 use stacktune_base::stats::Summary;
+use stacktune_game::Episodes;
 use stacktune_game::Game;
+use stacktune_game::Playable;
 use stacktune_game::replay::{DEFAULT_MOVE_CAP, record_games};
 use stacktune_games::connect::{Connect, Ending, Position};
 use stacktune_games::listing::{MovesArgs, placements_listing};
@@ -395,7 +397,7 @@ impl Run {
 }
 
 /// [`Run::state`] of a run.
-fn state_of<G: Game>(run: &SteppedRun<G>) -> Js<String> {
+fn state_of<G: Playable>(run: &SteppedRun<G>) -> Js<String> {
     #[derive(Serialize)]
     struct HeldOut {
         mean: f64,

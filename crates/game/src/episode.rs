@@ -1,6 +1,6 @@
 //! Playing whole games with a player, one or many in parallel.
 
-use crate::{EpisodeLimits, EpisodeResult, Game, Policy};
+use crate::{EpisodeLimits, EpisodeResult, Episodes, Game, Policy};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use stacktune_base::limits::THREADS;
@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Plays episode 0 from `rng` until it ends or reaches the move limit.
-pub fn play_episode<G: Game>(
+pub fn play_episode<G: Episodes>(
     game: &G,
     player: &impl Policy<G>,
     rng: ChaCha8Rng,
@@ -26,7 +26,7 @@ pub fn play_episode<G: Game>(
 /// each game as it ends. Raising `stop` ends the games under way at their next move; they are
 /// dropped and the result is `None`.
 #[allow(clippy::too_many_arguments)]
-pub fn play_pairs<G: Game, P: Policy<G>>(
+pub fn play_pairs<G: Episodes, P: Policy<G>>(
     game: &G,
     players: &[P],
     games: u64,

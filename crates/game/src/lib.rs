@@ -77,7 +77,7 @@ pub struct EpisodeResult {
     /// Moves (pieces) played: throughput is counted in these.
     pub moves: u64,
     /// Counts a game reports per episode beside its score, named by
-    /// [`Game::detail_names`] (contest Tetris: lines, clears by size, game overs).
+    /// [`Episodes::detail_names`] (contest Tetris: lines, clears by size, game overs).
     pub details: [u64; MAX_DETAILS],
 }
 
@@ -145,10 +145,69 @@ impl<G: Game, P: Policy<G> + Send + ?Sized> Policy<G> for Arc<P> {
     }
 }
 
-/// A game: rules, placements and named features.
+/// A game: rules, placements and named features, the core every game implements.
 ///
 /// A game value carries its own configuration (board size, ruleset); positions are plain data
-/// so that many episodes can run in parallel over one shared game.
+/// so that many episodes can run in parallel over one shared game. What a game may add beyond
+/// the core has a trait of its own with a default for every method: how searches look ahead
+/// ([`SearchHooks`]), how its episodes are played (against opponents: [`Episodes`]) and how it
+/// is drawn ([`Render`]); [`Playable`] is all of them.
+///
+/// A game of one's own (a piece of three cells on a small board, say) implements the core and
+/// takes the defaults of the rest:
+///
+/// ```
+/// use rand_chacha::ChaCha8Rng;
+/// use stacktune_game::{Episodes, FeatureMask, FeatureValues, Game, Outcome, Render, SearchHooks};
+///
+/// /// Drop a stone into one of three columns; a column that reaches 4 ends the game.
+/// #[derive(Clone)]
+/// struct Stones;
+///
+/// impl Game for Stones {
+///     type Position = [u8; 3];
+///     type Move = usize;
+///     fn name(&self) -> &'static str { "stones" }
+///     fn rules(&self) -> String { "3 columns of 4".into() }
+///     fn feature_names(&self) -> &'static [&'static str] { &["height"] }
+///     fn start(&self, _rng: &mut ChaCha8Rng) -> [u8; 3] { [0; 3] }
+///     fn for_each_move(
+///         &self,
+///         position: &[u8; 3],
+///         _mask: FeatureMask,
+///         visit: &mut impl FnMut(usize, &[u8; 3], &Outcome, &FeatureValues),
+///     ) {
+///         for column in 0..3 {
+///             let mut after = *position;
+///             after[column] += 1;
+///             let mut features = FeatureValues::default();
+///             features.0[0] = after[column] as f64;
+///             let outcome = Outcome { points: 1.0, game_over: after[column] == 4, ..Outcome::default() };
+///             visit(column, &after, &outcome, &features);
+///         }
+///     }
+///     fn shows_next(&self, _position: &[u8; 3]) -> bool { false }
+///     fn apply(&self, position: &mut [u8; 3], column: usize, _rng: &mut ChaCha8Rng) -> Outcome {
+///         position[column] += 1;
+///         Outcome { points: 1.0, game_over: position[column] == 4, ..Outcome::default() }
+///     }
+/// }
+/// impl SearchHooks for Stones {}
+/// impl Episodes for Stones {}
+/// impl Render for Stones {}
+///
+/// // Always the lowest column: nine stones before a column reaches 4... and one more.
+/// struct Lowest;
+/// impl stacktune_game::Policy<Stones> for Lowest {
+///     fn choose(&self, _game: &Stones, position: &[u8; 3]) -> Option<usize> {
+///         (0..3).min_by_key(|&c| position[c])
+///     }
+/// }
+/// let rng = stacktune_base::rng::game_stream(1, 0);
+/// let limits = stacktune_game::EpisodeLimits::capped(0);
+/// let result = Stones.episode(&Lowest, 0, rng, limits, &mut |_, _| {});
+/// assert_eq!((result.moves, result.score), (10, 10.0));
+/// ```
 pub trait Game: Send + Sync {
     /// Everything the player may look at: the board, the piece to place and any preview.
     type Position: Clone + Send + Sync;
@@ -196,6 +255,27 @@ pub trait Game: Send + Sync {
     /// the next one), so a player may look one ply further.
     fn shows_next(&self, position: &Self::Position) -> bool;
 
+    /// Plays `mv` for real: applies it and draws the next piece from `rng`.
+    fn apply(&self, position: &mut Self::Position, mv: Self::Move, rng: &mut ChaCha8Rng)
+    -> Outcome;
+
+    /// Folds one move's outcome into the episode's score: by default the sum of points (lines
+    /// for research Tetris); a game whose users tune for something else (the largest chain)
+    /// overrides it.
+    fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
+        score + outcome.points
+    }
+
+    /// What an episode's score counts, for reports ("lines", "score", ...).
+    fn score_name(&self) -> &'static str {
+        "points"
+    }
+}
+
+/// How searches look ahead in a game: what a searched line banks, what it fires, what the
+/// unseen pieces may be and which moves an exact solver keeps. Each has a default that asks
+/// nothing of the game.
+pub trait SearchHooks: Game {
     /// The features of a move (not of the board it leaves) that a searched line banks as it
     /// goes: a beam adds each move's value of them to the line, as it adds the points, so a
     /// line still counts a T-spin three moves back when it values its last board (versus
@@ -231,17 +311,17 @@ pub trait Game: Send + Sync {
         None
     }
 
-    /// Plays `mv` for real: applies it and draws the next piece from `rng`.
-    fn apply(&self, position: &mut Self::Position, mv: Self::Move, rng: &mut ChaCha8Rng)
-    -> Outcome;
-
-    /// Folds one move's outcome into the episode's score: by default the sum of points (lines
-    /// for research Tetris); a game whose users tune for something else (the largest chain)
-    /// overrides it.
-    fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
-        score + outcome.points
+    /// The feature that measures a move's [`Outcome::points`], if the game has one: a search
+    /// that looks several moves ahead weighs the points of the earlier moves as the weights
+    /// weigh this feature, so points and board shape stay on the weights' own scale.
+    fn points_feature(&self) -> Option<&'static str> {
+        None
     }
+}
 
+/// How a game's episodes are played and told apart: alone by default, against opponents in a
+/// two-player game, numbered from a seed for a game with a seeded source of its own.
+pub trait Episodes: Game {
     /// Plays episode `index` of a set with `player`, drawing from `rng`: what fitness and
     /// `play` measure. The set's episodes share their indices across players (common random
     /// numbers), so a game with a fixed schedule (openings, colours, opponents) reads it from
@@ -312,27 +392,26 @@ pub trait Game: Send + Sync {
     fn detail_names(&self) -> &'static [&'static str] {
         &[]
     }
-
-    /// The feature that measures a move's [`Outcome::points`], if the game has one: a search
-    /// that looks several moves ahead weighs the points of the earlier moves as the weights
-    /// weigh this feature, so points and board shape stay on the weights' own scale.
-    fn points_feature(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// What an episode's score counts, for reports ("lines", "score", ...).
-    fn score_name(&self) -> &'static str {
-        "points"
-    }
-
-    /// A drawing of the position for the terminal (`watch`).
-    fn render(&self, position: &Self::Position) -> String;
 }
 
-/// The same game with its episodes numbered from `seed` if given ([`Game::numbered_from`]) and
-/// `rivals` added to its opponents if any ([`Game::with_rivals`]); rivals for a one-player
+/// How a position is drawn on the terminal (`watch`).
+pub trait Render: Game {
+    /// A drawing of the position; by default, none.
+    fn render(&self, position: &Self::Position) -> String {
+        let _ = position;
+        format!("({} draws no positions)", self.name())
+    }
+}
+
+/// A game with every part: what runs, backends and commands play.
+pub trait Playable: SearchHooks + Episodes + Render {}
+
+impl<G: SearchHooks + Episodes + Render> Playable for G {}
+
+/// The same game with its episodes numbered from `seed` if given ([`Episodes::numbered_from`]) and
+/// `rivals` added to its opponents if any ([`Episodes::with_rivals`]); rivals for a one-player
 /// game are an error. What a batch's settings ask of any game, built-in or not.
-pub fn adapted<G: Game + Clone>(
+pub fn adapted<G: Episodes + Clone>(
     game: &G,
     seed: Option<u64>,
     rivals: &[SharedPolicy<G>],
@@ -347,7 +426,7 @@ pub fn adapted<G: Game + Clone>(
     }
 }
 
-/// The default [`Game::episode`]: a game from [`Game::start`], played alone with [`play_from`],
+/// The default [`Episodes::episode`]: a game from [`Game::start`], played alone with [`play_from`],
 /// every piece drawn from `rng`. A game that measures its episodes another way in some settings
 /// (research Tetris's splitting estimates) plays this in the others.
 pub fn play_alone<G: Game>(
@@ -364,7 +443,7 @@ pub fn play_alone<G: Game>(
 }
 
 /// Plays a game alone from `position` until it ends, reaches the move limit or `player` is
-/// stopped, `player` choosing and `step` playing each move: the default [`Game::episode`] with `step` =
+/// stopped, `player` choosing and `step` playing each move: the default [`Episodes::episode`] with `step` =
 /// [`Game::apply`], and the loop of a game whose episodes draw from a source of their own.
 pub fn play_from<G: Game>(
     game: &G,

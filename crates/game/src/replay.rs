@@ -6,7 +6,7 @@
 //! `play --seed S` plays as game i, keeps its first moves, and adds the board every
 //! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
 
-use crate::{EpisodeLimits, Game, Policy};
+use crate::{EpisodeLimits, Episodes, Game, Policy};
 use serde::Serialize;
 use serde_json::Value;
 use stacktune_base::progress::Progress;
@@ -23,7 +23,7 @@ pub const DEFAULT_MOVE_CAP: u64 = 5_000;
 pub const CHECK_EVERY: u64 = 100;
 
 /// What the report page needs of a game to draw it and play its moves back.
-pub trait Replayable: Game + Clone {
+pub trait Replayable: crate::Playable + Clone {
     /// The board's size and the tables the page plays moves with (the pieces' cells), and
     /// which of the page's games this is (`tetris`, `contest`, `puyo`, `connect`).
     fn replay_setup(&self) -> Value;
@@ -263,6 +263,6 @@ pub fn record_games<G: Replayable>(
 }
 
 /// The games [`record_games`] records: one, or one against each opponent.
-pub fn replayed_games<G: Game>(game: &G) -> u64 {
+pub fn replayed_games<G: Episodes>(game: &G) -> u64 {
     game.opponents().len().max(1) as u64
 }

@@ -2,7 +2,8 @@
 
 use crate::weights::{WeightFile, check_weight};
 use anyhow::Result;
-use stacktune_game::{FeatureMask, FeatureValues, Game, MAX_FEATURES, Outcome};
+use stacktune_game::Playable;
+use stacktune_game::{FeatureMask, FeatureValues, MAX_FEATURES, Outcome};
 
 /// A linear player: weights resolved to the game's feature indices.
 ///
@@ -38,7 +39,7 @@ impl LinearPlayer {
     }
 
     /// A player for `game` from a weight file, checking the game and every feature name.
-    pub fn from_file<G: Game>(game: &G, file: &WeightFile) -> Result<LinearPlayer> {
+    pub fn from_file<G: Playable>(game: &G, file: &WeightFile) -> Result<LinearPlayer> {
         let names = game.feature_names();
         file.check_against(game.name(), names)?;
         let vector: Vec<f64> = names

@@ -8,7 +8,8 @@ use crate::search::{Player, SAMPLED_FLAGS, Search};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use stacktune_base::limits::{MAX_BEAM_DEPTH, check_beam, check_sampled};
-use stacktune_game::{Game, SharedPolicy};
+use stacktune_game::Playable;
+use stacktune_game::SharedPolicy;
 use stacktune_games::connect::Connect;
 use stacktune_games::settings::{GameSpec, Ruleset};
 use stacktune_games::tetris::guideline::Guideline;
@@ -211,7 +212,7 @@ impl AnyGame {
 /// its features) among its opponents, each a player under `search` without an endgame solver
 /// (the tuned side's search: rivals meet candidates on equal terms); rivals for a one-player
 /// game are an error ([`stacktune_game::adapted`]).
-pub fn adapted<G: Game + Clone>(
+pub fn adapted<G: Playable + Clone>(
     game: &G,
     seed: Option<u64>,
     rivals: &[Vec<f64>],

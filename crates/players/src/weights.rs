@@ -89,6 +89,11 @@ impl WeightFile {
         // Text that is not TOML is malformed; TOML that is not a weights file says what it
         // lacks or has too many of, and where.
         if let Err(e) = text.parse::<toml::Table>() {
+            if stacktune_games::connect::book::Book::parse(text).is_ok() {
+                bail!(
+                    "an opening book (connect-book), not weights: a connect player reads it with --book FILE"
+                );
+            }
             bail!("malformed TOML: {}", toml_error(text, &e));
         }
         let file: WeightFile =

@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::Purpose;
 use stacktune_base::stats::Summary;
-use stacktune_game::Game;
+use stacktune_game::Playable;
 use std::sync::atomic::AtomicBool;
 
 /// Scores generations for the executor: candidates expanded from the tuned features to the
@@ -29,7 +29,7 @@ pub(super) struct GameEvaluation<'a, G> {
     pub(super) resume_hint: &'a str,
 }
 
-impl<G: Game> Evaluation for GameEvaluation<'_, G> {
+impl<G: Playable> Evaluation for GameEvaluation<'_, G> {
     fn score(
         &mut self,
         generation: u64,

@@ -8,7 +8,7 @@ use crate::hosted::{HostBackend, HostedGame};
 use crate::{Driver, RunConfig, RunResult, evolve, rerun_of_finished};
 use anyhow::{Result, bail};
 use stacktune_base::progress::Mode;
-use stacktune_game::Game;
+use stacktune_game::Episodes;
 use stacktune_games::settings::{GameSpec, Off};
 use stacktune_players::registry::Build;
 use stacktune_players::with_game;

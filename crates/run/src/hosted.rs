@@ -12,6 +12,9 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::Purpose;
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::replay::Replayable;
 use stacktune_game::{EpisodeResult, FeatureMask, FeatureValues, Game, Outcome};
 use std::sync::Arc;
@@ -161,6 +164,7 @@ impl std::fmt::Debug for HostedGame {
 
 impl Game for HostedGame {
     type Position = ();
+
     type Move = u8;
 
     fn name(&self) -> &'static str {
@@ -193,7 +197,13 @@ impl Game for HostedGame {
     fn apply(&self, _position: &mut (), _mv: u8, _rng: &mut ChaCha8Rng) -> Outcome {
         Outcome::default()
     }
+}
 
+impl SearchHooks for HostedGame {}
+
+impl Episodes for HostedGame {}
+
+impl Render for HostedGame {
     fn render(&self, _position: &()) -> String {
         String::new()
     }

@@ -40,6 +40,7 @@ pub use config::{HostedSpec, RunConfig};
 pub use evaluation::held_out_batch;
 pub use executor::Driver;
 use files::Files;
+use stacktune_game::Playable;
 use stacktune_players::registry::Build;
 pub use stepped::{Finish, SteppedRun};
 
@@ -58,7 +59,6 @@ use stacktune_base::fsutil::write_atomic;
 use stacktune_base::limits::check_memory;
 use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::Summary;
-use stacktune_game::Game;
 use stacktune_game::replay::{DEFAULT_MOVE_CAP, Replayable};
 use stacktune_players::eval::LinearPlayer;
 use stacktune_players::search::Search;
@@ -181,7 +181,7 @@ struct Setup<'a, G> {
     stop: &'static AtomicBool,
 }
 
-impl<'a, G: Game> Setup<'a, G> {
+impl<'a, G: Playable> Setup<'a, G> {
     /// Checks everything a run needs before its folder is opened: the config, the search,
     /// the features, the memory, and the weights files it names (read from `files`).
     fn new(
@@ -294,7 +294,7 @@ fn resume_hint(config: &RunConfig, dir: &Path, driven: bool) -> String {
 
 /// The weights of `file` (read from `path`) over the tuned features `names` (0 for a feature
 /// it does not weigh), the file checked against the game.
-fn init_weights<G: Game>(
+fn init_weights<G: Playable>(
     game: &G,
     file: &WeightFile,
     path: &Path,
@@ -332,7 +332,7 @@ fn check_unchanged(dir: &Path, config: &RunConfig) -> Result<()> {
 
 /// The checkpoint the run continues from: the one in `dir` when resumed, else the first one,
 /// written with run.toml.
-fn first_checkpoint<G: Game>(setup: &Setup<G>, dir: &Path, resume: bool) -> Result<Checkpoint> {
+fn first_checkpoint<G: Playable>(setup: &Setup<G>, dir: &Path, resume: bool) -> Result<Checkpoint> {
     let config = setup.config;
     if resume {
         let checkpoint = resume_from(dir, config, &setup.names)?;
@@ -356,7 +356,7 @@ struct Reports<'a, G> {
     page: ReportPage<'a, G>,
 }
 
-impl<'a, G: Game> Reports<'a, G> {
+impl<'a, G: Playable> Reports<'a, G> {
     fn new(setup: &'a Setup<'a, G>, dir: &Path) -> Self {
         let (game, config) = (setup.game, setup.config);
         Reports {
@@ -455,7 +455,7 @@ type FinalScores = (Summary, Option<(PathBuf, Summary)>);
 
 /// The final generation's best, and the baseline if any, on all the final held-out games;
 /// `None` when the run was stopped before they were all played.
-fn score_final<G: Game>(
+fn score_final<G: Playable>(
     setup: &Setup<G>,
     last: &HistoryRow,
     mode: Mode,
@@ -488,7 +488,7 @@ fn score_final<G: Game>(
 
 /// `best.toml`: the last generation's best weights, with what the run measured of them (and
 /// of the baseline) for `stacktune report` and for people.
-fn best_file<G: Game>(
+fn best_file<G: Playable>(
     setup: &Setup<G>,
     last: &HistoryRow,
     best: &Summary,
@@ -631,6 +631,7 @@ fn open_checkpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stacktune_game::Game;
 
     /// The writer gives the shipped runs' best.toml files byte for byte, in their order.
     #[test]

@@ -5,7 +5,7 @@
 //! at once (`stacktune_base::stats::ratings`), on the logistic Elo scale, with its 95 % interval.
 //!
 //! The matches ride on the games' own seam for opponents: the peers and the hall of fame join
-//! the game as rivals ([`Game::with_rivals`](stacktune_game::Game::with_rivals)) after its anchors,
+//! the game as rivals ([`Episodes::with_rivals`](stacktune_game::Episodes::with_rivals)) after its anchors,
 //! and every candidate plays the same games against the same opponents (game g meets opponent
 //! g mod n, as a two-player game's episodes do), so the batch is an ordinary batch of any
 //! backend, threads or MPI ranks, with its bytes. A rating is a zero-sum figure, so it is read

@@ -8,6 +8,8 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::Summary;
+use stacktune_game::Episodes;
+use stacktune_game::Playable;
 use stacktune_game::replay::{Replayable, record_games};
 use stacktune_game::{EpisodeLimits, Game};
 use stacktune_games::GAME_NAMES;
@@ -165,7 +167,7 @@ pub fn replay_page<G: Replayable>(
 /// opponent i mod n, so each opponent sees the game's schedule (openings, colours) from its
 /// start. Raising `stop` (Ctrl-C, or a host's interrupt) ends it with an error within a move
 /// of each game under way, without a report.
-pub fn play<G: Game>(
+pub fn play<G: Playable>(
     backend: &dyn Backend,
     game: &G,
     player: &Player,
@@ -453,7 +455,7 @@ pub fn fill_spec(file: &WeightFile, path: &Path, spec: &mut GameSpec) -> Result<
 
 /// The player `play` plays `file` (read from `path`) with on `game`, under the search `spec`
 /// asks for; errors name the file.
-pub fn player_for<G: Game>(
+pub fn player_for<G: Playable>(
     game: &G,
     spec: &GameSpec,
     file: &WeightFile,

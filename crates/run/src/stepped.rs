@@ -19,7 +19,8 @@ use crate::report::{HistoryRow, history_csv};
 use anyhow::{Result, bail};
 use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::Summary;
-use stacktune_game::{EpisodeResult, Game};
+use stacktune_game::EpisodeResult;
+use stacktune_game::Playable;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -51,7 +52,7 @@ pub struct SteppedRun<G> {
     finish: Option<Finish>,
 }
 
-impl<G: Game> SteppedRun<G> {
+impl<G: Playable> SteppedRun<G> {
     /// Starts the run `config` describes on `game` (the game its settings build, or a game of
     /// your own, as [`evolve`](super::evolve) takes them), its weights files (`init`,
     /// `baseline`, Connect-N opponents) given as `files` by the paths the config names them
@@ -182,7 +183,7 @@ impl<G: Game> SteppedRun<G> {
 
 /// The tuned features of a run of `config` and the checkpoint it goes on from: the first, or
 /// the sealed checkpoint `resumed` gives, checked against the config and the history.
-fn first_checkpoint<G: Game>(
+fn first_checkpoint<G: Playable>(
     game: &G,
     config: &RunConfig,
     files: Files,
@@ -207,7 +208,7 @@ enum Reached {
 
 /// Runs the generations from `checkpoint` (which it advances) and then the final held-out
 /// games, as far as the batches `played` take them.
-fn advance<G: Game>(
+fn advance<G: Playable>(
     game: &G,
     config: &RunConfig,
     files: Files,
@@ -307,7 +308,7 @@ mod tests {
     /// Plays every batch the run asks for as a pool of `workers` would, in consecutive
     /// chunks each built from the batch alone, until the run ends; stops early (for a resume)
     /// once `generations` are done.
-    fn drive<G: Game>(run: &mut SteppedRun<G>, workers: u64, generations: Option<u64>) {
+    fn drive<G: Playable>(run: &mut SteppedRun<G>, workers: u64, generations: Option<u64>) {
         while generations.is_none_or(|g| (run.history().len() as u64) < g) {
             let Some(batch) = run.step().unwrap() else {
                 return;

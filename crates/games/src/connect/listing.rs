@@ -8,6 +8,7 @@
 use super::{Column, Connect, Position};
 use anyhow::{Result, bail};
 use serde::Serialize;
+use stacktune_game::Render;
 use stacktune_game::{FeatureValues, Game};
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -21,6 +21,9 @@ use board::{Geometry, MAX_COLUMNS, MAX_INAROW, centre_first};
 use book::Book;
 use matches::play_round;
 use rand_chacha::ChaCha8Rng;
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::{
     EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, SharedPolicy,
 };
@@ -603,6 +606,7 @@ fn outcome(ending: Option<Ending>) -> Outcome {
 
 impl Game for Connect {
     type Position = Position;
+
     type Move = Column;
 
     fn name(&self) -> &'static str {
@@ -620,25 +624,6 @@ impl Game for Connect {
 
     fn start(&self, _rng: &mut ChaCha8Rng) -> Position {
         self.empty()
-    }
-
-    /// In the opening book's positions, its columns; on the 7 × 6 board, 4 in a row, from
-    /// `endgame` empty cells on: the solver's
-    /// [`perfect::value_keeping`] columns, with one solver (and its 8 MB table) per thread,
-    /// kept from move to move since what it learnt stays true.
-    fn perfect_moves(&self, position: &Position, endgame: u32) -> Option<Vec<Column>> {
-        if let Some(kept) = self.book.as_ref().and_then(|b| b.kept(self, position)) {
-            return kept;
-        }
-        let g = &self.geometry;
-        let empty = g.rows() * g.columns() - position.moves_played();
-        if endgame == 0 || empty > endgame || !self.is_standard() {
-            return None;
-        }
-        thread_local! {
-            static SOLVER: std::cell::RefCell<solver::Solver> = std::cell::RefCell::new(solver::Solver::new());
-        }
-        SOLVER.with(|s| perfect::value_keeping(&mut s.borrow_mut(), self, position))
     }
 
     /// Visits legal columns centre first (see [`Connect::column_order`]). Moves that end the
@@ -676,6 +661,33 @@ impl Game for Connect {
         outcome(self.play(position, mv))
     }
 
+    fn score_name(&self) -> &'static str {
+        "game score"
+    }
+}
+
+impl SearchHooks for Connect {
+    /// In the opening book's positions, its columns; on the 7 × 6 board, 4 in a row, from
+    /// `endgame` empty cells on: the solver's
+    /// [`perfect::value_keeping`] columns, with one solver (and its 8 MB table) per thread,
+    /// kept from move to move since what it learnt stays true.
+    fn perfect_moves(&self, position: &Position, endgame: u32) -> Option<Vec<Column>> {
+        if let Some(kept) = self.book.as_ref().and_then(|b| b.kept(self, position)) {
+            return kept;
+        }
+        let g = &self.geometry;
+        let empty = g.rows() * g.columns() - position.moves_played();
+        if endgame == 0 || empty > endgame || !self.is_standard() {
+            return None;
+        }
+        thread_local! {
+            static SOLVER: std::cell::RefCell<solver::Solver> = std::cell::RefCell::new(solver::Solver::new());
+        }
+        SOLVER.with(|s| perfect::value_keeping(&mut s.borrow_mut(), self, position))
+    }
+}
+
+impl Episodes for Connect {
     /// Game `index / n` of the opening suite (see [`matches::schedule`]) against opponent
     /// `index mod n` of the n in the pool, `player` moving for the tuned side;
     /// scores 1 for a win, ½ for a draw, 0 for a loss. Opponents draw their tie-breaks from
@@ -714,10 +726,6 @@ impl Game for Connect {
         end
     }
 
-    fn score_name(&self) -> &'static str {
-        "game score"
-    }
-
     fn opponents(&self) -> Vec<String> {
         self.pool.iter().map(|o| o.name().to_string()).collect()
     }
@@ -751,7 +759,9 @@ impl Game for Connect {
         };
         Some(format!("X: {x}, O: {o}; opening {}{}", a + 1, b + 1))
     }
+}
 
+impl Render for Connect {
     fn render(&self, position: &Position) -> String {
         let g = &self.geometry;
         let mut s = String::new();

@@ -20,6 +20,9 @@ use field::{Field, MAX_COLOURS, VISIBLE_ROWS, WIDTH};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 pub use rules::{Chain, Pair, Placement, Rules};
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::{
     EpisodeLimits, EpisodeResult, FeatureValues, Game, MAX_DETAILS, Outcome, Policy, play_from,
 };
@@ -258,6 +261,7 @@ impl Puyo {
 
 impl Game for Puyo {
     type Position = Position;
+
     type Move = Placement;
 
     fn name(&self) -> &'static str {
@@ -345,41 +349,8 @@ impl Game for Puyo {
         }
     }
 
-    fn points_feature(&self) -> Option<&'static str> {
-        Some("move_score")
-    }
-
-    fn fired_features(&self) -> stacktune_game::FeatureMask {
-        features::FIRED_FEATURES
-    }
-
     fn shows_next(&self, position: &Position) -> bool {
         position.next.is_some()
-    }
-
-    /// Past the pairs shown, the player knows only that colours are drawn evenly (Tsu's cycle
-    /// is shuffled, and its order is not the player's to see): each unordered pair of colours,
-    /// a mixed one twice as likely as a same-colour one, in the first slot not shown.
-    fn for_each_unseen(&self, position: &Position, visit: &mut impl FnMut(&Position, f64)) {
-        let c = self.colours;
-        let p_same = 1.0 / f64::from(c * c);
-        let mut drawn = *position;
-        for axis in 1..=c {
-            for child in axis..=c {
-                let pair = Some(Pair { axis, child });
-                if position.pair.is_none() {
-                    drawn.pair = pair;
-                } else if position.next.is_none() {
-                    drawn.next = pair;
-                } else if position.after_next.is_none() {
-                    drawn.after_next = pair;
-                } else {
-                    return;
-                }
-                let probability = if axis == child { p_same } else { 2.0 * p_same };
-                visit(&drawn, probability);
-            }
-        }
     }
 
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {
@@ -419,6 +390,54 @@ impl Game for Puyo {
         outcome
     }
 
+    fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
+        match self.fitness {
+            Fitness::Score => score + outcome.points,
+            Fitness::MaxChain | Fitness::MaxChainAlive => score.max(outcome.chains as f64),
+        }
+    }
+
+    fn score_name(&self) -> &'static str {
+        self.fitness.name()
+    }
+}
+
+impl SearchHooks for Puyo {
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("move_score")
+    }
+
+    fn fired_features(&self) -> stacktune_game::FeatureMask {
+        features::FIRED_FEATURES
+    }
+
+    /// Past the pairs shown, the player knows only that colours are drawn evenly (Tsu's cycle
+    /// is shuffled, and its order is not the player's to see): each unordered pair of colours,
+    /// a mixed one twice as likely as a same-colour one, in the first slot not shown.
+    fn for_each_unseen(&self, position: &Position, visit: &mut impl FnMut(&Position, f64)) {
+        let c = self.colours;
+        let p_same = 1.0 / f64::from(c * c);
+        let mut drawn = *position;
+        for axis in 1..=c {
+            for child in axis..=c {
+                let pair = Some(Pair { axis, child });
+                if position.pair.is_none() {
+                    drawn.pair = pair;
+                } else if position.next.is_none() {
+                    drawn.next = pair;
+                } else if position.after_next.is_none() {
+                    drawn.after_next = pair;
+                } else {
+                    return;
+                }
+                let probability = if axis == child { p_same } else { 2.0 * p_same };
+                visit(&drawn, probability);
+            }
+        }
+    }
+}
+
+impl Episodes for Puyo {
     /// The default episode, counting what `play` reports per game beside the fitness: the
     /// points, the largest chain, whether the game ended before the move limit and, with fire
     /// points, the pair whose chain reached them (0 when none did), where the game stopped.
@@ -461,18 +480,9 @@ impl Game for Puyo {
             Some(_) => &["points", "max_chain", "died", "fired_at"],
         }
     }
+}
 
-    fn accumulate(&self, score: f64, outcome: &Outcome) -> f64 {
-        match self.fitness {
-            Fitness::Score => score + outcome.points,
-            Fitness::MaxChain | Fitness::MaxChainAlive => score.max(outcome.chains as f64),
-        }
-    }
-
-    fn score_name(&self) -> &'static str {
-        self.fitness.name()
-    }
-
+impl Render for Puyo {
     fn render(&self, position: &Position) -> String {
         let mut s = String::new();
         let rows = position.field.to_rows(self.rules.rows());

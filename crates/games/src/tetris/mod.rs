@@ -17,6 +17,9 @@ use board::{
 use pieces::{DropTable, PIECE_LETTERS};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::{
     EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, play_alone,
 };
@@ -204,6 +207,7 @@ impl Tetris {
 
 impl Game for Tetris {
     type Position = Position;
+
     type Move = Placement;
 
     fn name(&self) -> &'static str {
@@ -311,33 +315,6 @@ impl Game for Tetris {
         "lines"
     }
 
-    fn episode(
-        &self,
-        player: &impl Policy<Self>,
-        _index: u64,
-        mut rng: ChaCha8Rng,
-        limits: EpisodeLimits,
-        observe: &mut impl FnMut(&Position, &EpisodeResult),
-    ) -> EpisodeResult {
-        if let Some(effort) = self.splitting {
-            return splitting::estimate(self, player, effort, &mut rng, observe);
-        }
-        play_alone(self, player, rng, limits, observe)
-    }
-
-    fn render(&self, position: &Position) -> String {
-        let mut s = position.board.framed();
-        s.push_str(&format!(
-            "next piece: {}\n",
-            Self::piece_letter(position.piece)
-        ));
-        s
-    }
-
-    fn points_feature(&self) -> Option<&'static str> {
-        Some("lines_cleared")
-    }
-
     fn shows_next(&self, position: &Position) -> bool {
         position.next != NO_PIECE
     }
@@ -364,6 +341,39 @@ impl Game for Tetris {
             outcome.game_over = !self.has_safe_drop(position);
         }
         outcome
+    }
+}
+
+impl SearchHooks for Tetris {
+    fn points_feature(&self) -> Option<&'static str> {
+        Some("lines_cleared")
+    }
+}
+
+impl Episodes for Tetris {
+    fn episode(
+        &self,
+        player: &impl Policy<Self>,
+        _index: u64,
+        mut rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+        observe: &mut impl FnMut(&Position, &EpisodeResult),
+    ) -> EpisodeResult {
+        if let Some(effort) = self.splitting {
+            return splitting::estimate(self, player, effort, &mut rng, observe);
+        }
+        play_alone(self, player, rng, limits, observe)
+    }
+}
+
+impl Render for Tetris {
+    fn render(&self, position: &Position) -> String {
+        let mut s = position.board.framed();
+        s.push_str(&format!(
+            "next piece: {}\n",
+            Self::piece_letter(position.piece)
+        ));
+        s
     }
 }
 

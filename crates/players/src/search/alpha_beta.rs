@@ -2,14 +2,14 @@
 
 use super::lookahead::{best_value, lookahead};
 use crate::eval::LinearPlayer;
-use stacktune_game::Game;
+use stacktune_game::SearchHooks;
 
 /// The first best move at `depth` plies (1: [`lookahead`] itself), among `only` when given
 /// (the moves an endgame solver keeps). Move values are from the mover's side, so the
 /// evaluation at the leaves is the mover's and each ply negates it; a move that decides the
 /// game takes its terminal value. Ties go to the first move in the game's order, so the
 /// choice is deterministic.
-pub fn alpha_beta<G: Game>(
+pub fn alpha_beta<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -42,7 +42,7 @@ pub fn alpha_beta<G: Game>(
 
 /// The value of `position` for its side to move, searched `depth` plies within
 /// (alpha, beta); fail-soft.
-fn negamax<G: Game>(
+fn negamax<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,

@@ -2,10 +2,10 @@
 
 use super::lookahead::lookahead;
 use crate::eval::LinearPlayer;
-use stacktune_game::Game;
+use stacktune_game::SearchHooks;
 
 /// What a move adds to its line's bank: its points, weighted as the weights weigh the game's
-/// points feature, and its value of the features the game banks ([`Game::banked_features`]).
+/// points feature, and its value of the features the game banks ([`SearchHooks::banked_features`]).
 struct Bank<'a> {
     eval: &'a LinearPlayer,
     points_weight: f64,
@@ -28,7 +28,7 @@ impl Bank<'_> {
 
 /// One position the beam keeps: the first move that leads to it, the weighted points of the
 /// moves that led to it and its value.
-struct Node<G: Game> {
+struct Node<G: SearchHooks> {
     first: G::Move,
     /// Where `first` stands in the game's move order: ties go to the earlier first move.
     order: u32,
@@ -44,16 +44,16 @@ struct Node<G: Game> {
 /// The first move of the best line found by keeping the `width` best positions at each of
 /// `depth` plies; a line stops early where the game shows no further piece or the game ends.
 /// A position's value is `eval`'s score of its last move plus the points of the moves before
-/// it, weighted as `eval` weighs the game's points feature ([`Game::points_feature`]): the
+/// it, weighted as `eval` weighs the game's points feature ([`SearchHooks::points_feature`]): the
 /// points on the way count on the weights' own scale, whatever their length. A line that
 /// reaches the end of a game of fixed length (an outcome that ends the game without a
 /// terminal value) is worth its points alone. A line that goes past the last piece shown is
 /// worth the mean of its best next move over the pieces that may come, where the game says how
-/// it deals them ([`Game::for_each_unseen`]), and the best of those lines look one piece
+/// it deals them ([`SearchHooks::for_each_unseen`]), and the best of those lines look one piece
 /// further (`SECOND_LOOK_LINES` of them). Ties go to the
 /// first move in the game's order, so the choice is deterministic. Depth 1 is the one-ply
 /// player.
-pub fn beam<G: Game>(
+pub fn beam<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -65,7 +65,7 @@ pub fn beam<G: Game>(
 
 /// [`beam`], and how many positions it expanded (listed the moves of): what an anytime
 /// search spends.
-pub fn counted_beam<G: Game>(
+pub fn counted_beam<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -147,7 +147,7 @@ pub fn counted_beam<G: Game>(
 /// budget of nodes rather than of time, so its moves are the same on any machine and any
 /// load, and the budget is the knob a match turns. Each next beam is predicted to cost
 /// twice the last.
-pub fn anytime<G: Game>(
+pub fn anytime<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -182,7 +182,7 @@ const SECOND_LOOK_MOVES: usize = 3;
 /// come next (as the game deals them), of its best next move's value: the beam then prefers
 /// the boards where the likely pieces fit, not only the board the evaluation likes best.
 /// Returns whether any value changed. Games that do not say how they deal are left alone.
-fn expect_unseen<G: Game>(
+fn expect_unseen<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     level: &mut [Node<G>],
@@ -201,7 +201,7 @@ fn expect_unseen<G: Game>(
 /// The mean, over the pieces that may come after `position` (whose line banked `banked`), of
 /// the best value of the next move with that piece; `None` where the game deals nothing
 /// further (it shows everything, or the game is over).
-fn look_once<G: Game>(
+fn look_once<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -224,7 +224,7 @@ fn look_once<G: Game>(
 /// may come, of the best of that piece's [`SECOND_LOOK_MOVES`] best moves, each valued by the
 /// piece after it ([`look_once`]). `scratch` holds those moves (value, points banked after
 /// them unless the move ended the game, position) so that no line allocates.
-fn look_twice<G: Game>(
+fn look_twice<G: SearchHooks>(
     bank: &Bank,
     game: &G,
     node: &Node<G>,
@@ -268,7 +268,7 @@ fn look_twice<G: Game>(
 
 /// The node a move leads to; `known` says whether the game knows the piece placed after it,
 /// so whether the node can be expanded.
-fn child<G: Game>(
+fn child<G: SearchHooks>(
     bank: &Bank,
     (first, order): (G::Move, u32),
     after: &G::Position,
@@ -314,7 +314,7 @@ fn line_value(
 
 /// Keeps the `width` best nodes, best first; equal values go by first move, so the choice
 /// does not depend on the order earlier plies were kept in.
-fn keep_best<G: Game>(nodes: &mut Vec<Node<G>>, width: usize) {
+fn keep_best<G: SearchHooks>(nodes: &mut Vec<Node<G>>, width: usize) {
     nodes.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.order.cmp(&b.order)));
     nodes.truncate(width);
 }
@@ -323,6 +323,7 @@ fn keep_best<G: Game>(nodes: &mut Vec<Node<G>>, width: usize) {
 mod tests {
     use super::*;
     use stacktune_base::rng::game_stream;
+    use stacktune_game::Game;
     use stacktune_games::tetris::Tetris;
 
     fn el_tetris(game: &Tetris) -> LinearPlayer {

@@ -1,13 +1,13 @@
 //! One ply, or two when the game shows the next piece.
 
 use crate::eval::LinearPlayer;
-use stacktune_game::Game;
+use stacktune_game::SearchHooks;
 
 /// The best move, the first in enumeration order winning ties; `None` when the game offers no
 /// move. When the position after a move knows its next piece (a game played with a preview),
 /// that piece is placed too and the better second board scores the move, so a preview alone
 /// makes a 2-ply player.
-pub fn lookahead<G: Game>(
+pub fn lookahead<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -34,7 +34,11 @@ pub fn lookahead<G: Game>(
 
 /// The move whose own outcome scores best, the first in enumeration order winning ties,
 /// whatever the game shows ahead: the cheap player to tune with.
-pub fn one_ply<G: Game>(eval: &LinearPlayer, game: &G, position: &G::Position) -> Option<G::Move> {
+pub fn one_ply<G: SearchHooks>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+) -> Option<G::Move> {
     let mut best: Option<(G::Move, f64)> = None;
     game.for_each_outcome(position, eval.mask(), &mut |mv, outcome, features| {
         let value = eval.score(outcome, features);
@@ -46,7 +50,11 @@ pub fn one_ply<G: Game>(eval: &LinearPlayer, game: &G, position: &G::Position) -
 }
 
 /// The best score over the moves of `position`, −∞ when it has none.
-pub(super) fn best_value<G: Game>(eval: &LinearPlayer, game: &G, position: &G::Position) -> f64 {
+pub(super) fn best_value<G: SearchHooks>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+) -> f64 {
     let mut best = f64::NEG_INFINITY;
     game.for_each_outcome(position, eval.mask(), &mut |_, outcome, features| {
         best = best.max(eval.score(outcome, features));

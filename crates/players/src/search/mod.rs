@@ -17,7 +17,8 @@ pub use sampled_beam::sampled_beam;
 pub use stacktune_base::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
-use stacktune_game::{Game, Policy};
+use stacktune_game::Policy;
+use stacktune_game::SearchHooks;
 
 /// The names a sampled beam's width, samples, unseen pieces and fired points go by on the
 /// command line.
@@ -82,7 +83,7 @@ impl Search {
     }
 }
 
-impl<G: Game> Policy<G> for Player {
+impl<G: SearchHooks> Policy<G> for Player {
     fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move> {
         match self.search {
             Search::OnePly => one_ply(&self.eval, game, position),

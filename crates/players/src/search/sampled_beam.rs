@@ -5,10 +5,11 @@
 use crate::eval::LinearPlayer;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use stacktune_game::{FeatureMask, FeatureValues, Game, Outcome};
+use stacktune_game::SearchHooks;
+use stacktune_game::{FeatureMask, FeatureValues, Outcome};
 
 /// One position the beam keeps: which first move leads to it, and its evaluation.
-struct Node<G: Game> {
+struct Node<G: SearchHooks> {
     /// Index of the first move in the game's move order.
     root: u32,
     position: G::Position,
@@ -34,7 +35,7 @@ struct Valuation {
 ///
 /// The beam keeps the `width` best positions at each ply over the pieces shown, then, in each
 /// of `samples` futures of `unseen` pieces drawn as the game deals them
-/// ([`Game::for_each_unseen`]), `width` best positions at each further ply. A node's value is
+/// ([`SearchHooks::for_each_unseen`]), `width` best positions at each further ply. A node's value is
 /// its own evaluation: the game's features must carry what the line did on the way (Puyo's
 /// `move_chain` and `move_score` count every chain the line fired). A first move is worth, in
 /// one future, the best value any of its nodes reaches at any ply, and over the futures the
@@ -51,7 +52,7 @@ struct Valuation {
 /// only chooses which positions the beam keeps, and a chain is worth what firing it gives,
 /// not what its potential promises; deeper futures (`unseen`) let the beam carry a build to
 /// its fire. Equal worths go to the first move whose own position the weights value most.
-pub fn sampled_beam<G: Game>(
+pub fn sampled_beam<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
     position: &G::Position,
@@ -101,7 +102,7 @@ pub fn sampled_beam<G: Game>(
 }
 
 /// What every step of one sampled beam search shares.
-struct Beam<'a, G: Game> {
+struct Beam<'a, G: SearchHooks> {
     eval: &'a LinearPlayer,
     game: &'a G,
     /// How many nodes each ply keeps.
@@ -109,7 +110,7 @@ struct Beam<'a, G: Game> {
     valuation: Valuation,
 }
 
-impl<G: Game> Beam<'_, G> {
+impl<G: SearchHooks> Beam<'_, G> {
     /// The first moves in the game's order, and the node each leads to (all of them: the
     /// beam's width is not applied yet).
     fn first_moves(&self, position: &G::Position) -> (Vec<G::Move>, Vec<Node<G>>) {
@@ -274,7 +275,7 @@ impl Valuation {
 }
 
 /// Keeps the `width` best nodes, best first; equal values go by first move.
-fn keep_best<G: Game>(nodes: &mut Vec<Node<G>>, width: usize) {
+fn keep_best<G: SearchHooks>(nodes: &mut Vec<Node<G>>, width: usize) {
     if nodes.len() > width {
         nodes.select_nth_unstable_by(width - 1, |a, b| {
             b.value.total_cmp(&a.value).then(a.root.cmp(&b.root))

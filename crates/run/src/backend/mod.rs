@@ -17,6 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use stacktune_base::progress::Progress;
 use stacktune_base::rng::{Purpose, stream};
+use stacktune_game::Playable;
 use stacktune_game::episode::{play_pairs, thread_pool};
 use stacktune_game::{EpisodeLimits, EpisodeResult, Game, MAX_DETAILS};
 use stacktune_games::settings::GameSpec;
@@ -181,7 +182,7 @@ impl Backend for Local {
 /// numbering and rivals are applied to the game ([`adapted`]).
 pub struct LocalGame<'a, G>(pub &'a G);
 
-impl<G: Game + Clone> Backend for LocalGame<'_, G> {
+impl<G: Playable + Clone> Backend for LocalGame<'_, G> {
     fn play(
         &self,
         batch: &Batch,
@@ -225,7 +226,7 @@ impl Table {
     }
 }
 
-impl<G: Game + Clone> Table<G> {
+impl<G: Playable + Clone> Table<G> {
     /// `batch` made ready on `game`, a value the caller holds (a game of your own, or one
     /// taken out of [`AnyGame`] so that only the games a program plays are compiled into it:
     /// the browser's module): the batch's numbering and rivals applied ([`adapted`]).
@@ -271,7 +272,7 @@ impl<G: Sync> Table<G> {
     }
 
     /// Plays pairs `pairs` of the table's game, seen as `game`, on this process's threads.
-    fn play_on<H: Game>(
+    fn play_on<H: Playable>(
         &self,
         game: &H,
         pairs: Range<u64>,

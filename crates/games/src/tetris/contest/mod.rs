@@ -19,6 +19,9 @@ use features::{Before, FEATURE_NAMES, Placed};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rules::{HEIGHT, LETTERS, LEVEL_4_TURNS, Position, Request, Rules, SHAPES, TURNS, Turn, WIDTH};
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::{
     EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, play_from,
 };
@@ -266,6 +269,7 @@ impl Contest {
 
 impl Game for Contest {
     type Position = Position;
+
     type Move = Request;
 
     fn name(&self) -> &'static str {
@@ -323,14 +327,25 @@ impl Game for Contest {
         }
     }
 
+    fn shows_next(&self, position: &Position) -> bool {
+        position.next[0] != 0
+    }
+
+    fn apply(&self, position: &mut Position, mv: Request, rng: &mut ChaCha8Rng) -> Outcome {
+        let turn = self.rules.play(position, mv, rng);
+        self.outcome(&turn, position)
+    }
+
+    fn score_name(&self) -> &'static str {
+        "score"
+    }
+}
+
+impl SearchHooks for Contest {
     /// While previews are known: the positions after a move know their piece, so a beam can
     /// search through the five previews (and hold).
     fn points_feature(&self) -> Option<&'static str> {
         Some("move_score")
-    }
-
-    fn shows_next(&self, position: &Position) -> bool {
-        position.next[0] != 0
     }
 
     /// Every seed but 0 draws each piece uniformly from the seven. Seed 0's fixed cycle never
@@ -345,12 +360,9 @@ impl Game for Contest {
             visit(&drawn, 1.0 / 7.0);
         }
     }
+}
 
-    fn apply(&self, position: &mut Position, mv: Request, rng: &mut ChaCha8Rng) -> Outcome {
-        let turn = self.rules.play(position, mv, rng);
-        self.outcome(&turn, position)
-    }
-
+impl Episodes for Contest {
     fn episode(
         &self,
         player: &impl Policy<Contest>,
@@ -383,11 +395,9 @@ impl Game for Contest {
     fn detail_names(&self) -> &'static [&'static str] {
         &DETAILS
     }
+}
 
-    fn score_name(&self) -> &'static str {
-        "score"
-    }
-
+impl Render for Contest {
     fn render(&self, position: &Position) -> String {
         let letter = |p: u8| LETTERS[p as usize];
         let mut s = position.board.framed();

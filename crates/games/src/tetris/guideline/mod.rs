@@ -23,6 +23,9 @@ use movegen::Placement;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rules::{AttackTable, Locked, MAX_PREVIEWS, Margin, Rules, Side, VISIBLE};
+use stacktune_game::Episodes;
+use stacktune_game::Render;
+use stacktune_game::SearchHooks;
 use stacktune_game::{
     EpisodeLimits, EpisodeResult, FeatureMask, FeatureValues, Game, Outcome, Policy, SharedPolicy,
 };
@@ -336,6 +339,7 @@ const SOLO_DETAILS: [&str; 4] = ["pieces", "lines", "attack", "lost"];
 
 impl Game for Guideline {
     type Position = Side;
+
     type Move = Move;
 
     fn name(&self) -> &'static str {
@@ -422,6 +426,25 @@ impl Game for Guideline {
         }
     }
 
+    fn score_name(&self) -> &'static str {
+        match self.mode {
+            Mode::Versus => "match score",
+            Mode::Sprint => "lines per 100 pieces",
+            Mode::Attack => "attack per piece",
+            Mode::Survival => "pieces survived",
+        }
+    }
+}
+
+impl SearchHooks for Guideline {
+    /// A line counts what each of its moves did (clears, spins, attack), as Cold Clear's
+    /// search adds each placement's reward along its path.
+    fn banked_features(&self) -> FeatureMask {
+        features::MOVE_FEATURES
+    }
+}
+
+impl Episodes for Guideline {
     fn episode(
         &self,
         player: &impl Policy<Self>,
@@ -501,22 +524,9 @@ impl Game for Guideline {
             _ => &SOLO_DETAILS,
         }
     }
+}
 
-    /// A line counts what each of its moves did (clears, spins, attack), as Cold Clear's
-    /// search adds each placement's reward along its path.
-    fn banked_features(&self) -> FeatureMask {
-        features::MOVE_FEATURES
-    }
-
-    fn score_name(&self) -> &'static str {
-        match self.mode {
-            Mode::Versus => "match score",
-            Mode::Sprint => "lines per 100 pieces",
-            Mode::Attack => "attack per piece",
-            Mode::Survival => "pieces survived",
-        }
-    }
-
+impl Render for Guideline {
     fn render(&self, position: &Side) -> String {
         render(position)
     }

@@ -8,9 +8,7 @@
 //! `.ci/run` installs chromium (`apt-get install chromium`). Outside CI a machine without it
 //! skips the browser tests with a note; in CI (`CI=true`) a missing browser fails them.
 
-mod common;
-
-use common::{assert_one_line_error, json, root, run, run_in};
+use crate::common::{assert_one_line_error, json, root, run, run_in};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,22 +4,21 @@
 //! panic.
 //!
 //! CI runs 1,000 inputs per parser; `PROPTEST_CASES=10000 cargo test --release --test
-//! fuzz_boards` runs more.
+//! integration fuzz_boards::` runs more.
 
-mod common;
-use common::fuzz::{cases, edits, mutate};
+use crate::common::fuzz::{cases, edits, mutate};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stacktune_game::Game;
 use stacktune_games::tetris::contest;
 use stacktune_games::{connect, panel, puyo, tetris};
 
-const TETRIS: &str = include_str!("data/boards/tetris.txt");
-const PUYO: &str = include_str!("data/boards/puyo.txt");
-const CONNECT: &str = include_str!("data/boards/connect.txt");
-const PANEL_TOML: &str = include_str!("data/panel/stage59.toml");
-const PANEL_STOCK: &str = include_str!("data/panel/panel-attack-stock.json");
-const REQUESTS: &str = include_str!("data/contest/requests-seed-7.txt");
+const TETRIS: &str = include_str!("../data/boards/tetris.txt");
+const PUYO: &str = include_str!("../data/boards/puyo.txt");
+const CONNECT: &str = include_str!("../data/boards/connect.txt");
+const PANEL_TOML: &str = include_str!("../data/panel/stage59.toml");
+const PANEL_STOCK: &str = include_str!("../data/panel/panel-attack-stock.json");
+const REQUESTS: &str = include_str!("../data/contest/requests-seed-7.txt");
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(1_000), ..ProptestConfig::default() })]

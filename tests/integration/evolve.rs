@@ -1,9 +1,9 @@
 //! `evolve` through the real binary: byte-identical reruns with 1 and 2 threads, resume after
 //! kill -9, config errors, the run folder's files, and the best.toml → play round trip.
-//! The run folder's safety (refusals, lock, checked checkpoints, limits) is tests/run_folder.rs.
+//! The run folder's safety (refusals, lock, checked checkpoints, limits) is
+//! tests/integration/run_folder.rs.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
@@ -124,7 +124,7 @@ fn run_folder_holds_every_file_and_history_is_complete() {
     ] {
         assert!(run.join(name).is_file(), "{name} missing");
     }
-    // The last page holds the final held-out summary (tests/report_page.rs plays it).
+    // The last page holds the final held-out summary (tests/integration/report_page.rs plays it).
     let page = read(&run, "report.html");
     assert!(page.contains("id=\"final-best\""), "no held-out summary");
     assert!(page.contains("stacktune play --weights runs/tetris-small/best.toml --width 6 --height 10 --seed 77 --games 1 --max-pieces 300"));

@@ -1,8 +1,7 @@
 //! The Panel de Pon solver against published answers and hand-made boards, and `solve` through
 //! the real binary: output, JSON shape, and one clear line for every kind of bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 use stacktune_base::progress::Meter;
 use stacktune_games::panel::load::{self, Entry};
 use stacktune_games::panel::{AllSolutions, Board, Puzzle, Swap, shortest};

@@ -1,8 +1,7 @@
 //! The search layer through the real binary: `--beam-width` and `--depth` reach the player,
 //! results do not depend on the thread count, and bad search settings get one clear line.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn play_el_tetris(extra: &[&str]) -> serde_json::Value {
     let mut args = vec![

@@ -13,7 +13,7 @@ use stacktune_players::weights::WeightFile;
 use std::sync::atomic::AtomicBool;
 
 fn dellacherie(game: &Tetris) -> Player {
-    let file = WeightFile::parse(include_str!("../weights/tetris/dellacherie.toml")).unwrap();
+    let file = WeightFile::parse(include_str!("../../weights/tetris/dellacherie.toml")).unwrap();
     let eval = LinearPlayer::from_file(game, &file).unwrap();
     Player::new(eval, Search::Lookahead)
 }

@@ -11,8 +11,7 @@ use stacktune_games::connect::solver::{PUBLISHED_VECTORS, Solver};
 use stacktune_games::connect::{Connect, Ending, Position};
 use std::collections::BTreeMap;
 
-mod common;
-use common::{assert_each_refused, assert_one_line_error, read, run, run_in};
+use crate::common::{self, assert_each_refused, assert_one_line_error, read, run, run_in};
 
 /// The vectors as the testdata README lists them.
 const VECTORS: &str = "\

@@ -1,9 +1,7 @@
 //! `versus` and `tbp`: matches between two guideline players, the Tetris Bot Protocol both
 //! ways, and what a match reports.
 
-mod common;
-
-use common::{assert_each_refused, json, root, run};
+use crate::common::{self, assert_each_refused, json, root, run};
 use serde_json::json;
 
 const HAND: &str = "weights/versus/hand.toml";

@@ -1,8 +1,7 @@
 //! `play`, `moves` and `watch` through the real binary: results, JSON shapes, and one clear
 //! line for every kind of bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::fs;
 
 #[test]

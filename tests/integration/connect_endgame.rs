@@ -11,8 +11,7 @@ use stacktune_players::eval::LinearPlayer;
 use stacktune_players::search::{Player, Search};
 use stacktune_players::weights::WeightFile;
 
-mod common;
-use common::{assert_each_refused, assert_one_line_error, root, run};
+use crate::common::{self, assert_each_refused, assert_one_line_error, root, run};
 
 const WEIGHTS: &str = "weights/connect/parity.toml";
 

@@ -4,9 +4,7 @@
 //! its first checkpoint written) and bounds its wait for the end by a timeout of its own,
 //! so a command that ignores the signal fails its test rather than hanging CI.
 
-mod common;
-
-use common::{read, resume_gives_whole, root, run_in};
+use crate::common::{read, resume_gives_whole, root, run_in};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -4,8 +4,7 @@
 //! tied best placements wins (tests/data/tetris/README.md); `play --pieces` is how a user
 //! replays such a game, so it is checked here through the binary too, with its bad inputs.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde::Deserialize;
 use stacktune_games::tetris::Tetris;
 use stacktune_games::tetris::sequence::{TraceMove, parse_pieces};
@@ -14,7 +13,7 @@ use stacktune_players::search::{Player, Search};
 use stacktune_players::weights::WeightFile;
 use std::fs;
 
-const GAMES: &str = include_str!("data/tetris/mdptetris-games.jsonl");
+const GAMES: &str = include_str!("../data/tetris/mdptetris-games.jsonl");
 
 /// One recorded game (the fields this test reads).
 #[derive(Deserialize)]

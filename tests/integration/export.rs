@@ -16,8 +16,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-mod common;
-use common::{assert_one_line_error, root, run_in, stdout};
+use crate::common::{assert_one_line_error, root, run_in, stdout};
 
 /// The shipped weights that use every feature family, the parity features included.
 const WEIGHTS: &str = "weights/connect/parity.toml";

@@ -1,8 +1,7 @@
 //! Puyo: the seed rules vectors, Tsu scoring and reachability, conservation of puyos, and
 //! `play` / `moves` through the real binary.
 
-mod common;
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use serde::Deserialize;
 use stacktune_base::rng::game_stream;
@@ -52,7 +51,7 @@ fn play(rules: Rules, f: &Field, p: Pair, at: Placement) -> (Played, Vec<Step>) 
 
 #[test]
 fn every_rules_vector_passes() {
-    let text = include_str!("data/puyo-rules.jsonl");
+    let text = include_str!("../data/puyo-rules.jsonl");
     let mut checked = 0;
     for (line, json) in text.lines().enumerate() {
         let v: Vector = serde_json::from_str(json).unwrap();

@@ -5,8 +5,7 @@
 //!
 //! 1,000 cases a side by default; `PROPTEST_CASES=10000` runs more.
 
-mod common;
-use common::fuzz::{cases, edits, mutate};
+use crate::common::fuzz::{cases, edits, mutate};
 use proptest::prelude::*;
 use stacktune_tbp::bot::{Brain, serve_with_notes};
 use stacktune_tbp::client::Bot;

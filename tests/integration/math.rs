@@ -3,7 +3,7 @@
 //! arguments the tuner gives them: ln of the Gaussian draws' 1 − U (multiples of 2^-53 in
 //! (0, 1]) and of CMA-ES's counts, cos of 2πU, exp of CMA-ES's step-size factors and of ratings;
 //! then each over every exponent (random bit patterns). A million draws a range here;
-//! `cargo test --release --test math -- --ignored` draws 10^8 a range.
+//! `cargo test --release --test integration math:: -- --ignored` draws 10^8 a range.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -3,8 +3,7 @@
 //! The runs keep a stacktune run's contracts: the same bytes at any thread count and after a
 //! resume, a rating column in history.csv, and one-line refusals of what cannot be rated.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 /// A small guideline versus run: 5 candidates, 3 peers drawn each generation, the hand-set

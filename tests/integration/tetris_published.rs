@@ -42,18 +42,18 @@ fn assert_near(name: &str, measured: f64, published: f64, band: f64) {
 
 #[test]
 fn dellacherie_10x10() {
-    let m = mean_lines(include_str!("../weights/tetris/dellacherie.toml"), 500);
+    let m = mean_lines(include_str!("../../weights/tetris/dellacherie.toml"), 500);
     assert_near("Dellacherie", m, 2340.0, 0.15);
 }
 
 #[test]
 fn el_tetris_10x10() {
-    let m = mean_lines(include_str!("../weights/tetris/el-tetris.toml"), 500);
+    let m = mean_lines(include_str!("../../weights/tetris/el-tetris.toml"), 500);
     assert_near("El-Tetris", m, 3100.0, 0.15);
 }
 
 #[test]
 fn bcts_du_10x10() {
-    let m = mean_lines(include_str!("../weights/tetris/bcts-du.toml"), 500);
+    let m = mean_lines(include_str!("../../weights/tetris/bcts-du.toml"), 500);
     assert_near("BCTS/DU", m, 3900.0, 0.15);
 }

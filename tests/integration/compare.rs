@@ -1,8 +1,7 @@
 //! `compare` through the real binary: equal budgets, one row per config, the same bytes with
 //! one or two threads, and one clear line for bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 

@@ -4,8 +4,7 @@
 //! the config, and the bounds on what a run may ask for. Every refusal leaves the folder as it
 //! was, byte for byte.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,7 @@
 //! Contest Tetris: the recorded games of the contest's own engine replay identically, and bad
 //! input gets one clear line.
 
-mod common;
-
-use common::{assert_error, assert_one_line_error, json, run, run_in};
+use crate::common::{self, assert_error, assert_one_line_error, json, run, run_in};
 use serde_json::Value;
 use stacktune_games::tetris::contest::rules::Rules;
 use stacktune_games::tetris::contest::stream::ContestStream;

@@ -32,7 +32,7 @@ fn canonical(mut maps: Vec<FeatureMap>) -> Vec<String> {
 
 #[test]
 fn every_vector_matches() {
-    let text = include_str!("data/tetris-features.jsonl");
+    let text = include_str!("../data/tetris-features.jsonl");
     let mut cases = 0;
     for (line_no, line) in text.lines().enumerate() {
         let case: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -2,9 +2,7 @@
 //! `--turns N` for a slower controller. Its games replay request for request, end at their
 //! limit exactly, and play the same at any thread count.
 
-mod common;
-
-use common::{assert_one_line_error, json, run};
+use crate::common::{self, assert_one_line_error, json, run};
 use serde_json::Value;
 use stacktune_game::Policy;
 use stacktune_games::tetris::contest::Contest;

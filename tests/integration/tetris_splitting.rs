@@ -3,9 +3,7 @@
 //! (published, where a game lasts tens of millions of lines); it must not depend on threads,
 //! and settings that need games played out are refused.
 
-mod common;
-
-use common::{assert_one_line_error, run};
+use crate::common::{assert_one_line_error, run};
 
 /// `play --json` of `weights` with `--splitting effort`: (mean, 95 % half-width, pieces).
 fn estimate(

@@ -5,11 +5,10 @@
 //! never a panic, and no file written beside the one read.
 //!
 //! 2,000 cases per parser by default; `PROPTEST_CASES=10000 cargo test --release --test
-//! fuzz_parsers` runs more.
+//! integration fuzz_parsers::` runs more.
 
-mod common;
-use common::fuzz::{cases, edits, mutate};
-use common::root;
+use crate::common::fuzz::{cases, edits, mutate};
+use crate::common::root;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stacktune_game::Game;

@@ -2,8 +2,7 @@
 //! cleanly at `--time-limit`, and keep standard output to the result. Limits are tiny and the
 //! positions hard, so the searches always run out; nothing asserts a duration.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::process::Output;
 
 const STOCK: &str = "tests/data/panel/panel-attack-stock.json";

@@ -2,7 +2,7 @@
 //! tuned, played, plotted and resumed as a built-in game is.
 
 #[allow(dead_code)]
-#[path = "../examples/trominoes.rs"]
+#[path = "../../examples/trominoes.rs"]
 mod trominoes;
 
 use stacktune_base::progress::Mode;

@@ -1,8 +1,7 @@
 //! Long work shows progress on standard error, so `--json` on standard output stays clean, and
 //! `--quiet` silences it.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn play(extra: &[&str]) -> std::process::Output {
     let mut args = vec![

@@ -10,6 +10,8 @@ use stacktune_games::connect::matches::{play_match, play_out};
 use stacktune_games::connect::solver::{PUBLISHED_VECTORS, Solver};
 use stacktune_games::connect::{Connect, Ending, Position};
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Output;
 
 use crate::common::{self, assert_each_refused, assert_one_line_error, read, run, run_in};
 
@@ -720,37 +722,24 @@ fn bad_settings_get_one_line() {
             ),
         ],
     );
-    let opponent_depth = run_in(
+}
+
+#[test]
+fn two_player_settings_elsewhere_get_one_line() {
+    let dir = hand_dir();
+    assert_each_refused(
         dir.path(),
+        &["play", "--game", "tetris", "--weights", "hand.toml"],
         &[
-            "play",
-            "--game",
-            "tetris",
-            "--weights",
-            "hand.toml",
-            "--opponent-depth",
-            "2",
+            (
+                &["--opponent-depth", "2"][..],
+                "--opponent-depth is a connect setting; tetris does not use it",
+            ),
+            (
+                &["--opponent", "random"][..],
+                "--opponent is a connect or guideline tetris (--rules guideline) setting; tetris does not use it",
+            ),
         ],
-    );
-    assert_one_line_error(
-        &opponent_depth,
-        "--opponent-depth is a connect setting; tetris does not use it",
-    );
-    let tetris = run_in(
-        dir.path(),
-        &[
-            "play",
-            "--game",
-            "tetris",
-            "--weights",
-            "hand.toml",
-            "--opponent",
-            "random",
-        ],
-    );
-    assert_one_line_error(
-        &tetris,
-        "--opponent is a connect or guideline tetris (--rules guideline) setting; tetris does not use it",
     );
     let hall = run_in(
         dir.path(),
@@ -794,37 +783,41 @@ population = 6
 elitism = 1
 "#;
 
+/// `evolve` of `config` (in `dir`) into `out` on `threads` threads, which must succeed.
+fn evolve_connect(dir: &Path, config: &str, out: &str, threads: &str) -> Output {
+    let o = run_in(
+        dir,
+        &[
+            "evolve",
+            "--config",
+            config,
+            "--quiet",
+            "--out",
+            out,
+            "--threads",
+            threads,
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// Asserts that the runs in `a` and `b` wrote the same history, best weights and checkpoint.
+fn assert_same_run(a: &Path, b: &Path, what: &str) {
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(read(a, name), read(b, name), "{name} differs {what}");
+    }
+}
+
 #[test]
 fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("run.config.toml"), RUN).unwrap();
-    let evolve = |out: &str, threads: &str| {
-        let o = run_in(
-            dir.path(),
-            &[
-                "evolve",
-                "--config",
-                "run.config.toml",
-                "--quiet",
-                "--out",
-                out,
-                "--threads",
-                threads,
-            ],
-        );
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        o
-    };
-    let one = evolve("a", "1");
-    evolve("b", "2");
-    for name in ["history.csv", "best.toml", "checkpoint.json"] {
-        assert_eq!(
-            read(&dir.path().join("a"), name),
-            read(&dir.path().join("b"), name),
-            "{name} differs between 1 and 2 threads"
-        );
-    }
-    let history = read(&dir.path().join("a"), "history.csv");
+    let one = evolve_connect(dir.path(), "run.config.toml", "a", "1");
+    evolve_connect(dir.path(), "run.config.toml", "b", "2");
+    let a = dir.path().join("a");
+    assert_same_run(&a, &dir.path().join("b"), "between 1 and 2 threads");
+    let history = read(&a, "history.csv");
     assert_eq!(history.lines().count(), 5);
     // 6 candidates × 196 games a generation.
     assert_eq!(
@@ -837,7 +830,7 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
         printed.contains("--opponent random --opponent tutorial --seed 9 --games 98"),
         "{printed}"
     );
-    let best: toml::Table = toml::from_str(&read(&dir.path().join("a"), "best.toml")).unwrap();
+    let best: toml::Table = toml::from_str(&read(&a, "best.toml")).unwrap();
     let recorded = best["meta"]["validation_mean"].as_float().unwrap();
     let play = run_in(
         dir.path(),
@@ -874,13 +867,7 @@ fn connect_evolve_is_the_same_with_one_or_two_threads_and_after_resume() {
     std::fs::write(cut.join("run.toml"), run_toml).unwrap();
     let o = run_in(dir.path(), &["evolve", "--resume", "c", "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for name in ["history.csv", "best.toml", "checkpoint.json"] {
-        assert_eq!(
-            read(&dir.path().join("a"), name),
-            read(&cut, name),
-            "{name} differs after resume"
-        );
-    }
+    assert_same_run(&a, &cut, "after resume");
 }
 
 /// Always the same column.

@@ -10,6 +10,7 @@ use stacktune_games::connect::{Column, Connect, Position};
 use stacktune_players::eval::LinearPlayer;
 use stacktune_players::search::{Player, Search};
 use stacktune_players::weights::WeightFile;
+use std::path::Path;
 
 use crate::common::{self, assert_each_refused, assert_one_line_error, root, run};
 
@@ -267,37 +268,56 @@ fn the_book_player_keeps_every_booked_value() {
     assert_eq!(kept_positions, 8);
 }
 
-/// `connect-book` on a late part of the game (after a 28-disc games-set position, solved in
-/// milliseconds): progress from its start, and a run stopped part way goes on from the
-/// outcomes its partial file kept, solving only the rest.
+/// The game `connect-book` tests start from: a 28-disc games-set position, solved in
+/// milliseconds.
+const BOOK_ROOT: &str = "7723223332375564445442245537";
+
+/// The first line of the partial file of `connect-book` from [`BOOK_ROOT`] to 29 plies.
+fn book_partial_header() -> String {
+    format!(
+        "# stacktune connect-book --from \"{BOOK_ROOT}\" --plies 29: the outcomes solved so far"
+    )
+}
+
+/// `connect-book` from [`BOOK_ROOT`] to 29 plies into `out` in `dir`, which must succeed: its
+/// standard error.
+fn book(dir: &Path, out: &str) -> String {
+    let args = [
+        "connect-book",
+        "--from",
+        BOOK_ROOT,
+        "--plies",
+        "29",
+        "--out",
+        out,
+        "--threads",
+        "1",
+    ];
+    let out = common::run_in(dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+/// A book's text without its comment lines.
+fn book_body(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    lines.join("\n")
+}
+
+/// `connect-book` on a late part of the game (after [`BOOK_ROOT`]): progress from its start,
+/// and a run stopped part way goes on from the outcomes its partial file kept, solving only
+/// the rest.
 #[test]
 fn connect_book_shows_progress_at_once_and_resumes_from_its_partial_file() {
     use stacktune_games::connect::book::{Plan, solve_all};
-    const ROOT: &str = "7723223332375564445442245537";
     let dir = tempfile::tempdir().unwrap();
-    let book = |out: &str| {
-        let args = [
-            "connect-book",
-            "--from",
-            ROOT,
-            "--plies",
-            "29",
-            "--out",
-            out,
-            "--threads",
-            "1",
-        ];
-        let out = common::run_in(dir.path(), &args);
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{stderr}");
-        stderr
-    };
-    let plan = Plan::new(ROOT, 29).unwrap();
+    let plan = Plan::new(BOOK_ROOT, 29).unwrap();
     let positions: Vec<Position> = plan.deepest().iter().map(|(_, p)| *p).collect();
     let outcomes = solve_all(&positions, 1, &|_, _| {});
     let n = positions.len();
     assert!(n > 2, "{n}");
-    let stderr = book("whole.txt");
+    let stderr = book(dir.path(), "whole.txt");
     assert_eq!(
         stderr.lines().next(),
         Some(format!("solving the positions with 30 discs: 0/{n} (0.0 s)").as_str())
@@ -306,17 +326,14 @@ fn connect_book_shows_progress_at_once_and_resumes_from_its_partial_file() {
     assert!(!dir.path().join("whole.txt.partial").exists());
     // A partial file as a run stopped after one position leaves it, that outcome flipped: the
     // resumed run takes it as solved, so the book shows the flipped outcome.
-    let first = format!(
-        "# stacktune connect-book --from \"{ROOT}\" --plies 29: the outcomes solved so far"
-    );
     let (moves, _) = &plan.deepest()[0];
     let flipped = -outcomes[0] + if outcomes[0] == 0 { 1 } else { 0 };
     std::fs::write(
         dir.path().join("resumed.txt.partial"),
-        format!("{first}\n{moves} {flipped}\n{moves}"),
+        format!("{}\n{moves} {flipped}\n{moves}", book_partial_header()),
     )
     .unwrap();
-    let stderr = book("resumed.txt");
+    let stderr = book(dir.path(), "resumed.txt");
     let mut lines = stderr.lines();
     assert_eq!(
         lines.next(),
@@ -329,17 +346,29 @@ fn connect_book_shows_progress_at_once_and_resumes_from_its_partial_file() {
     let mut expected = outcomes.clone();
     expected[0] = flipped;
     let resumed = std::fs::read_to_string(dir.path().join("resumed.txt")).unwrap();
-    let body = |text: &str| {
-        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-        lines.join("\n")
+    let from_outcomes = |outcomes: &[i8]| {
+        book_body(
+            &Plan::new(BOOK_ROOT, 29)
+                .unwrap()
+                .book(outcomes)
+                .to_text(&[]),
+        )
     };
-    let from_outcomes =
-        |outcomes: &[i8]| body(&Plan::new(ROOT, 29).unwrap().book(outcomes).to_text(&[]));
-    assert_eq!(body(&whole), from_outcomes(&outcomes));
-    assert_eq!(body(&resumed), from_outcomes(&expected));
-    assert_ne!(body(&resumed), body(&whole));
+    assert_eq!(book_body(&whole), from_outcomes(&outcomes));
+    assert_eq!(book_body(&resumed), from_outcomes(&expected));
+    assert_ne!(book_body(&resumed), book_body(&whole));
     assert!(!dir.path().join("resumed.txt.partial").exists());
-    // The partial file of other work, or a damaged one, is refused and left as it is.
+}
+
+/// The partial file of other work, or a damaged one, is refused and left as it is; and a book
+/// too deep is refused before it starts.
+#[test]
+fn connect_book_refuses_a_partial_file_of_other_work_and_a_book_too_deep() {
+    use stacktune_games::connect::book::Plan;
+    let dir = tempfile::tempdir().unwrap();
+    let plan = Plan::new(BOOK_ROOT, 29).unwrap();
+    let (moves, _) = &plan.deepest()[0];
+    let first = book_partial_header();
     for (text, error) in [
         (
             "# stacktune connect-book --from \"\" --plies 1: the outcomes solved so far\n".to_string(),
@@ -352,7 +381,7 @@ fn connect_book_shows_progress_at_once_and_resumes_from_its_partial_file() {
     ] {
         let partial = dir.path().join("other.txt.partial");
         std::fs::write(&partial, &text).unwrap();
-        let args = ["connect-book", "--from", ROOT, "--plies", "29", "--out", "other.txt"];
+        let args = ["connect-book", "--from", BOOK_ROOT, "--plies", "29", "--out", "other.txt"];
         common::assert_error(&common::run_in(dir.path(), &args), &error);
         assert_eq!(std::fs::read_to_string(&partial).unwrap(), text);
         assert!(!dir.path().join("other.txt").exists());

@@ -48,6 +48,49 @@ fn same_bytes(a: &Path, b: &Path) {
     }
 }
 
+/// Asserts that the finished run in `dir` left its files, a history of eight generations of
+/// the game's features, and a page that draws the game's own pieces.
+fn assert_run_folder(dir: &Path) {
+    let mut files: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, RUN_FILES);
+    let history = fs::read_to_string(dir.join("history.csv")).unwrap();
+    assert_eq!(history.lines().count(), 1 + 8);
+    assert!(
+        history.lines().next().unwrap().ends_with(
+            ",validation,landing_height,lines,holes,bumpiness,aggregate_height,max_height"
+        ),
+        "{history}"
+    );
+    let page = fs::read_to_string(dir.join("report.html")).unwrap();
+    // The page replays the game's moves as Tetris's, with the game's own pieces.
+    assert!(
+        page.contains("\"shapes\":{\"I\":[[\"###\"],[\"#\",\"#\",\"#\"]],\"V\":[[\"#.\",\"##\"]"),
+        "the page draws the game's pieces"
+    );
+}
+
+/// Runs `config` for half its generations in `dir`, then resumes it to all of them: the run's
+/// result.
+fn tune_in_two_halves(config: &RunConfig, dir: &Path) -> stacktune_run::RunResult {
+    let half = RunConfig {
+        generations: 4,
+        ..config.clone()
+    };
+    trominoes::tune(&half, dir, false, Mode::Quiet).unwrap();
+    let run_toml = fs::read_to_string(dir.join("run.toml")).unwrap();
+    assert!(run_toml.contains("\ngenerations = 4\n"), "{run_toml}");
+    fs::write(
+        dir.join("run.toml"),
+        run_toml.replace("\ngenerations = 4\n", "\ngenerations = 8\n"),
+    )
+    .unwrap();
+    trominoes::tune(config, dir, true, Mode::Quiet).unwrap()
+}
+
 #[test]
 fn the_example_game_is_tuned_played_and_resumed_like_a_built_in_one() {
     let tmp = tempfile::tempdir().unwrap();
@@ -59,26 +102,7 @@ fn the_example_game_is_tuned_played_and_resumed_like_a_built_in_one() {
     // A run from the naive start weights, in a folder of its own.
     let a = tmp.path().join("a");
     let result = trominoes::tune(&config, &a, false, Mode::Quiet).unwrap();
-    let mut files: Vec<String> = fs::read_dir(&a)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    files.sort();
-    assert_eq!(files, RUN_FILES);
-    let history = fs::read_to_string(a.join("history.csv")).unwrap();
-    assert_eq!(history.lines().count(), 1 + 8);
-    assert!(
-        history.lines().next().unwrap().ends_with(
-            ",validation,landing_height,lines,holes,bumpiness,aggregate_height,max_height"
-        ),
-        "{history}"
-    );
-    let page = fs::read_to_string(a.join("report.html")).unwrap();
-    // The page replays the game's moves as Tetris's, with the game's own pieces.
-    assert!(
-        page.contains("\"shapes\":{\"I\":[[\"###\"],[\"#\",\"#\",\"#\"]],\"V\":[[\"#.\",\"##\"]"),
-        "the page draws the game's pieces"
-    );
+    assert_run_folder(&a);
 
     // The tuned weights beat the start on the same 200 held-out games, by far: the start
     // clears about 23 lines in 500 pieces, and 187 is the most 500 pieces of three cells can
@@ -114,19 +138,7 @@ fn the_example_game_is_tuned_played_and_resumed_like_a_built_in_one() {
 
     // Half the generations, then resumed to all of them: the same bytes again.
     let c = tmp.path().join("c");
-    let half = RunConfig {
-        generations: 4,
-        ..config.clone()
-    };
-    trominoes::tune(&half, &c, false, Mode::Quiet).unwrap();
-    let run_toml = fs::read_to_string(c.join("run.toml")).unwrap();
-    assert!(run_toml.contains("\ngenerations = 4\n"), "{run_toml}");
-    fs::write(
-        c.join("run.toml"),
-        run_toml.replace("\ngenerations = 4\n", "\ngenerations = 8\n"),
-    )
-    .unwrap();
-    let resumed = trominoes::tune(&config, &c, true, Mode::Quiet).unwrap();
+    let resumed = tune_in_two_halves(&config, &c);
     assert_eq!(resumed.best.mean, best.mean);
     same_bytes(&a, &c);
     assert_eq!(

@@ -10,6 +10,7 @@ use stacktune_game::{EpisodeLimits, FeatureValues, Game, Outcome};
 use stacktune_games::puyo::field::Field;
 use stacktune_games::puyo::rules::{PLACEMENTS, Played, Step, placements};
 use stacktune_games::puyo::{Pair, Placement, Position, Puyo, Rules};
+use stacktune_games::settings::GameSpec;
 use stacktune_players::eval::LinearPlayer;
 use stacktune_players::registry::Build;
 use stacktune_players::search::{Player, Search, lookahead};
@@ -447,32 +448,33 @@ fn spec_errors_are_one_clear_line() {
     );
 }
 
-/// The sampled beam's settings from flags: each mistake is one line that names the flag.
-#[test]
-fn sampled_beam_flags_are_checked_with_one_clear_line() {
-    use stacktune_games::settings::GameSpec;
-    let search = |f: fn(&mut GameSpec)| {
-        let mut s = GameSpec {
-            game: Some("puyo".into()),
-            beam_width: Some(8),
-            ..Default::default()
-        };
-        f(&mut s);
-        s.search().map_err(|e| e.to_string())
+/// The search puyo's flags give: `--beam-width 8` with the change `f`, or the error.
+fn puyo_search(f: fn(&mut GameSpec)) -> Result<Search, String> {
+    let mut s = GameSpec {
+        game: Some("puyo".into()),
+        beam_width: Some(8),
+        ..Default::default()
     };
+    f(&mut s);
+    s.search().map_err(|e| e.to_string())
+}
+
+/// The sampled beam's settings from flags.
+#[test]
+fn sampled_beam_flags_give_the_sampled_beam() {
     let sampled = Search::Sampled {
         width: 8,
         samples: 4,
         unseen: 4,
         fired: None,
     };
-    assert_eq!(search(|s| s.samples = Some(4)), Ok(sampled));
+    assert_eq!(puyo_search(|s| s.samples = Some(4)), Ok(sampled));
     let fired = |s: &mut GameSpec| {
         s.samples = Some(4);
         s.fired = Some(5000);
     };
     assert_eq!(
-        search(fired),
+        puyo_search(fired),
         Ok(Search::Sampled {
             width: 8,
             samples: 4,
@@ -480,6 +482,11 @@ fn sampled_beam_flags_are_checked_with_one_clear_line() {
             fired: Some(5000),
         })
     );
+}
+
+/// The sampled beam's settings from flags: each mistake is one line that names the flag.
+#[test]
+fn sampled_beam_flags_are_checked_with_one_clear_line() {
     /// One change to the settings.
     type Change = fn(&mut GameSpec);
     let errors: [(Change, &str); 6] = [
@@ -518,8 +525,13 @@ fn sampled_beam_flags_are_checked_with_one_clear_line() {
         ),
     ];
     for (set, error) in errors {
-        assert_eq!(search(set), Err(error.into()));
+        assert_eq!(puyo_search(set), Err(error.into()));
     }
+}
+
+/// The sampled beam's flags are puyo's: another game refuses them with one line.
+#[test]
+fn sampled_beam_flags_are_refused_for_tetris() {
     let tetris = GameSpec {
         samples: Some(4),
         beam_width: Some(8),

@@ -1,11 +1,17 @@
-//! No function over 100 lines, the house's rule: a function that long does several things, and
+//! No function over 80 lines, the house's rule: a function that long does several things, and
 //! its name can say only one. Every `fn` of the Rust code (the library, the binary, the Python
 //! crate, tests, benches, examples) is measured from its `fn` line to its closing brace.
 
 use std::path::{Path, PathBuf};
 
 /// The most lines a function may take, signature and closing brace included.
-const MOST_LINES: usize = 100;
+const MOST_LINES: usize = 80;
+
+/// Functions allowed over [`MOST_LINES`] for now, each by file and name with the most lines it
+/// may still take (the limit before 80): `resolve` of `crates/run/src/evolution.rs` is being
+/// rewritten on another branch. A waiver whose function has come within the limit fails the
+/// test, so that it goes with the rewrite.
+const WAIVED: [(&str, &str, usize); 1] = [("crates/run/src/evolution.rs", "resolve", 100)];
 
 /// The folders of Rust code this repository holds.
 const FOLDERS: [&str; 8] = [
@@ -180,25 +186,43 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_function_is_over_100_lines() {
+fn no_function_is_over_80_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for folder in FOLDERS {
         rust_files(&root.join(folder), &mut files);
     }
     let mut long = Vec::new();
+    let mut waived = Vec::new();
     let mut counted = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).expect("a source file reads");
+        let file = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         for (name, line, lines) in functions(&text) {
             counted += 1;
-            if lines > MOST_LINES {
-                let file = path.strip_prefix(root).unwrap().display();
-                long.push(format!("{file}:{line}: fn {name} is {lines} lines"));
+            let waiver = WAIVED.iter().find(|&&(f, n, _)| f == file && n == name);
+            match waiver {
+                Some(&(_, _, most)) if lines > MOST_LINES && lines <= most => {
+                    waived.push((file.clone(), name))
+                }
+                _ if lines > MOST_LINES => {
+                    long.push(format!("{file}:{line}: fn {name} is {lines} lines"))
+                }
+                _ => {}
             }
         }
     }
     assert!(long.is_empty(), "over {MOST_LINES} lines: {long:#?}");
+    for (file, name, _) in WAIVED {
+        assert!(
+            waived.iter().any(|(f, n)| f == file && n == name),
+            "fn {name} of {file} is no longer over {MOST_LINES} lines: remove its waiver"
+        );
+    }
     assert!(counted > 1_000, "only {counted} functions found");
 }
 

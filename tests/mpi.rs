@@ -5,6 +5,7 @@
 
 #![cfg(feature = "mpi")]
 
+#[path = "integration/common/mod.rs"]
 mod common;
 use common::*;
 use std::fs;

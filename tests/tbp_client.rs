@@ -348,10 +348,14 @@ fn the_bot_driver_and_the_client_understand_each_other() {
 /// The fake bot: `info` (its pid as version), then answers by `mode`. Good answers suggest
 /// the queue's first piece, north at (4, 0), and say in `move_info.extra` what it was told.
 fn run_fake_bot(mode: &str) {
-    let mut out = std::io::stdout().lock();
-    let mut say = |v: Value| {
-        writeln!(out, "{v}").unwrap();
-        out.flush().unwrap();
+    let mut bot = FakeBot {
+        mode,
+        out: std::io::stdout().lock(),
+        rules: String::new(),
+        bag: String::new(),
+        queue: Vec::new(),
+        played: 0,
+        suggests: 0,
     };
     eprintln!("fake bot {mode}: hello");
     let lines = std::io::stdin().lock().lines().map(Result::unwrap);
@@ -359,82 +363,110 @@ fn run_fake_bot(mode: &str) {
         return lines.for_each(drop);
     }
     if mode == "unknowns" {
-        say(json!({"type": "greeting", "text": "hi"}));
+        bot.say(json!({"type": "greeting", "text": "hi"}));
     }
-    say(
+    bot.say(
         json!({"type": "info", "name": "fake", "version": std::process::id().to_string(),
         "author": "stacktune tests", "features": ["randomizer"]}),
     );
-    let (mut rules, mut bag, mut queue, mut played, mut suggests) =
-        (String::new(), String::new(), Vec::<String>::new(), 0, 0);
     for line in lines {
         let message: Value = serde_json::from_str(&line).unwrap();
         match message["type"].as_str().unwrap() {
             "rules" if mode == "refuse" => {
-                say(json!({"type": "error", "reason": "unsupported_rules"}))
+                bot.say(json!({"type": "error", "reason": "unsupported_rules"}))
             }
             "rules" => {
-                rules = message["randomizer"].as_str().unwrap_or("none").into();
-                say(json!({"type": "ready"}))
+                bot.rules = message["randomizer"].as_str().unwrap_or("none").into();
+                bot.say(json!({"type": "ready"}))
             }
-            "start" => {
-                let strings = |v: &Value| -> Vec<String> {
-                    let list = v.as_array().unwrap().iter();
-                    list.map(|p| p.as_str().unwrap().to_string()).collect()
-                };
-                queue = strings(&message["queue"]);
-                bag = match message["randomizer"]["bag_state"].is_array() {
-                    true => format!(
-                        "[{}]",
-                        strings(&message["randomizer"]["bag_state"]).concat()
-                    ),
-                    false => "none".into(),
-                };
-                played = 0;
-            }
+            "start" => bot.start(&message),
             "play" => {
-                queue.remove(0);
-                played += 1;
+                bot.queue.remove(0);
+                bot.played += 1;
             }
-            "new_piece" => queue.push(message["piece"].as_str().unwrap().into()),
-            "suggest" => {
-                suggests += 1;
-                if suggests == 2 {
-                    match mode {
-                        "crash" => std::process::exit(3),
-                        "hang" => continue,
-                        "garbage" => {
-                            println!("I think the T goes left");
-                            continue;
-                        }
-                        "close" => {
-                            // SAFETY: closes this process's standard output, which nothing
-                            // here writes to again.
-                            unsafe { libc::close(1) };
-                            continue;
-                        }
-                        _ => {}
-                    }
-                }
-                if mode == "unknowns" {
-                    say(json!({"type": "thinking", "nodes": 5}));
-                }
-                let extra = format!(
-                    "rules {rules}, bag {bag}, played {played}, queue {}",
-                    queue.concat()
-                );
-                say(
-                    json!({"type": "suggestion", "moves": [{"location": {"type": queue[0],
-                    "orientation": "north", "x": 4, "y": 0}, "spin": "none"}],
-                    "move_info": {"extra": extra}}),
-                )
-            }
+            "new_piece" => bot.queue.push(message["piece"].as_str().unwrap().into()),
+            "suggest" => bot.suggest(),
             "quit" => {
                 eprintln!("fake bot {mode}: quit");
                 return;
             }
             _ => {}
         }
+    }
+}
+
+/// The fake bot as it plays: its mode, its output, and what it was told of the game (the
+/// rules' randomizer, the bag at the start, the queue, the pieces played) and asked so far.
+struct FakeBot<'a> {
+    mode: &'a str,
+    out: std::io::StdoutLock<'static>,
+    rules: String,
+    bag: String,
+    queue: Vec<String>,
+    played: u32,
+    suggests: u32,
+}
+
+impl FakeBot<'_> {
+    /// Sends `v`, a line of its own.
+    fn say(&mut self, v: Value) {
+        writeln!(self.out, "{v}").unwrap();
+        self.out.flush().unwrap();
+    }
+
+    /// A game starts: its queue and bag.
+    fn start(&mut self, message: &Value) {
+        let strings = |v: &Value| -> Vec<String> {
+            let list = v.as_array().unwrap().iter();
+            list.map(|p| p.as_str().unwrap().to_string()).collect()
+        };
+        self.queue = strings(&message["queue"]);
+        self.bag = match message["randomizer"]["bag_state"].is_array() {
+            true => format!(
+                "[{}]",
+                strings(&message["randomizer"]["bag_state"]).concat()
+            ),
+            false => "none".into(),
+        };
+        self.played = 0;
+    }
+
+    /// Answers `suggest`, except for the second in a failing mode, which crashes, hangs,
+    /// prints garbage or closes its output instead.
+    fn suggest(&mut self) {
+        self.suggests += 1;
+        if self.suggests == 2 {
+            match self.mode {
+                "crash" => std::process::exit(3),
+                "hang" => return,
+                "garbage" => {
+                    println!("I think the T goes left");
+                    return;
+                }
+                "close" => {
+                    // SAFETY: closes this process's standard output, which nothing here
+                    // writes to again.
+                    unsafe { libc::close(1) };
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if self.mode == "unknowns" {
+            self.say(json!({"type": "thinking", "nodes": 5}));
+        }
+        let extra = format!(
+            "rules {}, bag {}, played {}, queue {}",
+            self.rules,
+            self.bag,
+            self.played,
+            self.queue.concat()
+        );
+        self.say(
+            json!({"type": "suggestion", "moves": [{"location": {"type": self.queue[0],
+            "orientation": "north", "x": 4, "y": 0}, "spin": "none"}],
+            "move_info": {"extra": extra}}),
+        )
     }
 }
 

@@ -26,6 +26,10 @@ import threading
 import time
 from typing import Any, BinaryIO, Callable, List, Optional, Sequence, Tuple
 
+# The standard library only, up here: cloudpickle and the games' own code (``._greedy``, with
+# numpy) are imported where they are used, so that a worker imports them once the caller's
+# import path is set (``_serve``), from where the caller finds them.
+
 _LENGTH = struct.Struct("<Q")
 
 # How long the caller waits between two looks at the clock and for Ctrl-C.
@@ -76,7 +80,7 @@ class Workers:
     def __init__(self, count: int, make: Callable[[], Any], name: str) -> None:
         import cloudpickle
 
-        from .custom import GameError
+        from ._greedy import GameError
 
         self.name = name
         try:
@@ -133,7 +137,7 @@ class Workers:
             raise
 
     def _map(self, tasks: List[Task], time_limit: Optional[float]) -> List[Any]:
-        from .custom import GameError
+        from ._greedy import GameError
 
         results: List[Any] = [None] * len(tasks)
         idle = list(range(len(self.processes)))[::-1]
@@ -229,7 +233,7 @@ def _serve() -> None:
     sys.path[:] = path
     import cloudpickle
 
-    from .custom import GameError, _trace, play_game
+    from ._greedy import GameError, _trace, play_game
 
     def reply(kind: str, value: Any) -> None:
         _send(replies, (kind, value))

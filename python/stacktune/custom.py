@@ -31,18 +31,12 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 import numpy as np
 
+from ._greedy import GameError, _choose, _name, _play, _trace, _weights, _whole, play_game
+from ._workers import Workers
+
 __all__ = ["GameError", "GymGame", "check_game", "evolve", "play_game", "play_games", "replay"]
 
 _METHODS = ("reset", "placements", "features", "play", "done")
-
-
-class GameError(ValueError):
-    """A game of your own broke the protocol: the message names the game and what is wrong."""
-
-
-def _name(game: Any) -> str:
-    name = getattr(game, "name", None)
-    return str(name) if name else type(game).__name__
 
 
 def check_game(make: Callable[[], Any]) -> Any:
@@ -66,99 +60,6 @@ def check_game(make: Callable[[], Any]) -> Any:
     if len(set(names)) != len(names):
         raise GameError(f"game {_name(game)}: feature_names has a name twice")
     return game
-
-
-def _weights(game: Any, weights: Any) -> np.ndarray:
-    names = list(game.feature_names)
-    if np.iscomplexobj(weights):
-        raise GameError(f"game {_name(game)}: the weights are complex numbers; weights are real")
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (len(names),):
-        raise GameError(
-            f"game {_name(game)}: weights of shape {w.shape}; it has {len(names)} features: "
-            f"{', '.join(names)}"
-        )
-    if not np.all(np.isfinite(w)):
-        raise GameError(f"game {_name(game)}: a weight is not finite")
-    return w
-
-
-def _choose(game: Any, w: np.ndarray) -> Any:
-    """The greedy placement of the current position (w·φ, ties to the first listed), its
-    features checked first; ``None`` when there is none."""
-    placements = list(game.placements())
-    if not placements:
-        return None
-    try:
-        phi = np.asarray(game.features(), dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise GameError(
-            f"game {_name(game)}: features() must be numbers, one row of "
-            f"{len(w)} per placement ({type(e).__name__}: {str(e).splitlines()[0]})"
-        ) from None
-    if phi.shape != (len(placements), len(w)):
-        raise GameError(
-            f"game {_name(game)}: features() has shape {phi.shape}; expected "
-            f"({len(placements)}, {len(w)}): one row per placement, one column per feature"
-        )
-    if not np.all(np.isfinite(phi)):
-        row, column = np.argwhere(~np.isfinite(phi))[0]
-        raise GameError(
-            f"game {_name(game)}: feature {game.feature_names[column]} of placement "
-            f"{placements[row]!r} is {phi[row, column]} (features must be finite)"
-        )
-    # argmax keeps the first of equal values: ties go to the first placement listed.
-    return placements[int(np.argmax(phi @ w))]
-
-
-def _play(game: Any, placement: Any) -> float:
-    try:
-        points = float(game.play(placement))
-    except GameError:
-        raise
-    except Exception as e:
-        raise GameError(
-            f"game {_name(game)}: play({placement!r}) failed: {type(e).__name__}: {e}"
-        ) from e
-    if not math.isfinite(points):
-        raise GameError(f"game {_name(game)}: play({placement!r}) scored {points}")
-    return points
-
-
-def _whole(what: str, value: Any, game: Any, least: int = 0) -> int:
-    """``value`` as an int of at least ``least``, or the GameError naming ``what``: a float
-    (a seed of 1.5, a cap of 2.5 moves) is refused rather than cut."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise GameError(f"game {_name(game)}: {what} must be an int, not {value!r}")
-    if value < least:
-        raise GameError(f"game {_name(game)}: {what} {value} must be at least {least}")
-    return int(value)
-
-
-def play_game(
-    game: Any, weights: Any, seed: int, max_moves: int, deadline: Optional[float] = None
-) -> Tuple[float, int]:
-    """Plays one game from ``seed`` greedily with ``weights``: its points and its moves.
-    ``deadline`` (a ``time.monotonic()`` time) stops a game still going then."""
-    w = _weights(game, weights)
-    seed = _whole("a seed", seed, game)
-    max_moves = _whole("max_moves", max_moves, game, 1)
-    game.reset(seed)
-    score, moves = 0.0, 0
-    while moves < max_moves and not game.done():
-        if deadline is not None and time.monotonic() > deadline:
-            raise GameError(f"game {_name(game)}: the game of seed {seed} ran past the time limit")
-        placement = _choose(game, w)
-        if placement is None:
-            break
-        score += _play(game, placement)
-        moves += 1
-    if not math.isfinite(score):
-        raise GameError(
-            f"game {_name(game)}: the game of seed {seed} scored {score} (its points summed "
-            f"past the range of a float): scores must be finite"
-        )
-    return score, moves
 
 
 def replay(make: Callable[[], Any], weights: Any, seed: int, max_moves: int) -> List[str]:
@@ -215,8 +116,6 @@ def _play_all(
 def _workers(make: Callable[[], Any], game: Any, workers: Any, chunk: Any, time_limit: Any) -> Any:
     """The worker processes for ``workers`` > 1 (``None``: play in this process), the other
     settings checked first."""
-    from ._workers import Workers
-
     workers = _whole("workers", workers, game, 1)
     _whole("chunk", chunk, game, 1)
     if time_limit is not None and (
@@ -262,20 +161,6 @@ def play_games(
         if pool is not None:
             pool.close()
     return scores, int(moves.sum())
-
-
-def _trace(game: Any, seed: int, moves: int) -> List[Tuple[str, float]]:
-    """The placements and points of one game from ``seed`` with every weight 1, at most
-    ``moves`` long: what two games from one seed must share."""
-    w = np.ones(len(game.feature_names))
-    game.reset(seed)
-    trace: List[Tuple[str, float]] = []
-    while len(trace) < moves and not game.done():
-        placement = _choose(game, w)
-        if placement is None:
-            break
-        trace.append((repr(placement), _play(game, placement)))
-    return trace
 
 
 def _check_reset(make: Callable[[], Any], game: Any, workers: Optional[Any], moves: int) -> None:

@@ -32,7 +32,7 @@ def test_tetris_board_features_equal_the_cli(cli_json, piece):
 
 def test_tetris_feature_vectors_of_the_shared_file():
     """The 150 boards of tests/data/tetris-features.jsonl (MdpTetris's values): every legal
-    placement's features, compared as a multiset as tests/tetris_features.rs does."""
+    placement's features, compared as a multiset as tests/integration/tetris_features.rs does."""
     cases = 0
     for line in (DATA / "tetris-features.jsonl").read_text().splitlines():
         case = json.loads(line)

@@ -228,44 +228,7 @@ impl<A: Agent> Agent for Timed<A> {
 /// bad name fails at once.
 fn accuracy(args: &SolveConnectArgs) -> Result<()> {
     let game = Connect::standard();
-    let depths = if args.depth.is_empty() {
-        vec![1]
-    } else {
-        args.depth.clone()
-    };
-    if let Some(depth) = depths
-        .iter()
-        .find(|d| !(1..=stacktune_games::connect::MAX_DEPTH).contains(*d))
-    {
-        bail!(
-            "--depth {depth} is out of range 1..={}",
-            stacktune_games::connect::MAX_DEPTH
-        );
-    }
-    let endgame = args.endgame.unwrap_or(0);
-    if let Some(e) = args.endgame {
-        stacktune_games::connect::check_endgame(&game, e)?;
-    }
-    // A weights file gives one agent per depth; a reference agent, one.
-    let mut agents = Vec::new();
-    for spec in &args.accuracy {
-        if let Some(agent) = Opponent::agent_named(spec) {
-            agents.push(agent);
-            continue;
-        }
-        let eval = connect_weights(&game, spec, &WeightFile::load)?;
-        for &depth in &depths {
-            let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame });
-            let name = match args.endgame {
-                Some(e) => format!("{spec} (depth {depth}, endgame {e})"),
-                None => format!("{spec} (depth {depth})"),
-            };
-            agents.push(Opponent::Policy {
-                name,
-                policy: Arc::new(player),
-            });
-        }
-    }
+    let agents = accuracy_agents(&game, args)?;
     let random = with_threads(args.threads, accuracy_set)?;
     let games = games_set();
     let mut out = format!(
@@ -306,4 +269,48 @@ fn accuracy(args: &SolveConnectArgs) -> Result<()> {
     }
     print!("{out}");
     Ok(())
+}
+
+/// The agents `--accuracy` names, each checked: a reference agent, or a weights file searched
+/// at each `--depth` (1 when none is given), with `--endgame` when given.
+fn accuracy_agents(game: &Connect, args: &SolveConnectArgs) -> Result<Vec<Opponent>> {
+    let depths = if args.depth.is_empty() {
+        vec![1]
+    } else {
+        args.depth.clone()
+    };
+    if let Some(depth) = depths
+        .iter()
+        .find(|d| !(1..=stacktune_games::connect::MAX_DEPTH).contains(*d))
+    {
+        bail!(
+            "--depth {depth} is out of range 1..={}",
+            stacktune_games::connect::MAX_DEPTH
+        );
+    }
+    let endgame = args.endgame.unwrap_or(0);
+    if let Some(e) = args.endgame {
+        stacktune_games::connect::check_endgame(game, e)?;
+    }
+    // A weights file gives one agent per depth; a reference agent, one.
+    let mut agents = Vec::new();
+    for spec in &args.accuracy {
+        if let Some(agent) = Opponent::agent_named(spec) {
+            agents.push(agent);
+            continue;
+        }
+        let eval = connect_weights(game, spec, &WeightFile::load)?;
+        for &depth in &depths {
+            let player = Player::new(eval.clone(), Search::AlphaBeta { depth, endgame });
+            let name = match args.endgame {
+                Some(e) => format!("{spec} (depth {depth}, endgame {e})"),
+                None => format!("{spec} (depth {depth})"),
+            };
+            agents.push(Opponent::Policy {
+                name,
+                policy: Arc::new(player),
+            });
+        }
+    }
+    Ok(agents)
 }

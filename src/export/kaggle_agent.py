@@ -9,8 +9,8 @@ four, from ENDGAME empty cells on, its own exact solver keeps the search to the 
 keep a won or drawn position's value; and the opening book (`--book`, BOOK below), which does
 the same for the first moves from the solutions stacktune's solver wrote (`stacktune
 connect-book`). At a fixed depth it picks the column stacktune picks from
-the same position (tests/export.rs checks it). For Kaggle it deepens one ply at a time until
-the time a move may take is half spent, the solver's time included, looking at the clock
+the same position (tests/integration/export.rs checks it). For Kaggle it deepens one ply at a time
+until the time a move may take is half spent, the solver's time included, looking at the clock
 often enough that it ends within a hundredth of the other half after that; a solver out of
 time restricts nothing.
 

@@ -2,7 +2,7 @@
 "columns", "inarow", "depth", "endgame", "book"}, the board as Kaggle gives it, "endgame" 0
 and "book" false when absent), and prints the column the exported agent picks at that fixed
 depth with that endgame stage, and its opening book when "book" is true, for each, one a
-line: what tests/export.rs compares with stacktune's own choice.
+line: what tests/integration/export.rs compares with stacktune's own choice.
 
     python3 tests/kaggle/same_column.py submission.py < positions.jsonl
 """

@@ -6,7 +6,7 @@ on by a fixed step at every look and for every node searched, so that its search
 on any machine: it keeps the
 value within its endgame where the plain search does not, and it falls back to the plain
 search when the solver runs out of time. That `choose_column` picks stacktune's column with an
-endgame is tests/export.rs's job."""
+endgame is tests/integration/export.rs's job."""
 
 import pathlib
 import random

@@ -6,7 +6,7 @@
 //! `play --seed S` plays as game i, keeps its first moves, and adds the board every
 //! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
 
-use crate::{EpisodeLimits, Episodes, Game, Policy};
+use crate::{EpisodeLimits, EpisodeResult, Episodes, Game, Policy};
 use serde::Serialize;
 use serde_json::Value;
 use stacktune_base::progress::Progress;
@@ -158,28 +158,7 @@ pub fn record<G: Replayable>(
         chosen: Mutex::new(None),
         stop,
     };
-    let mut replay = Replay {
-        command: String::new(),
-        seed,
-        game: index,
-        versus: game.describe_episode(index),
-        score_name: game.score_name(),
-        setup: game.replay_setup(),
-        start_board: Vec::new(),
-        start_pieces: Value::Null,
-        start_moves: 0,
-        steps: Vec::new(),
-        checks: Vec::new(),
-        moves: 0,
-        score: 0.0,
-        capped: false,
-        cap,
-        limit: limits.max_moves,
-        turn_limit: game.turn_limit(),
-    };
-    let mut previous: Option<(G::Position, f64)> = None;
-    // The position after the last stored move, for the final check.
-    let mut last_stored: Option<G::Position> = None;
+    let mut tape = Tape::new(game, seed, index, limits, cap);
     let result = game.episode(
         &recording,
         index,
@@ -188,51 +167,112 @@ pub fn record<G: Replayable>(
         &mut |position, so_far| {
             progress.playing(so_far.moves);
             let chosen = recording.chosen.lock().expect("one thread").take();
-            let Some((before, score)) = previous.replace((position.clone(), so_far.score)) else {
-                replay.start_board = game.board_rows(position);
-                replay.start_pieces = game.shown_pieces(position);
-                replay.start_moves = so_far.moves;
-                return;
-            };
-            let points = so_far.score - score;
-            if replay.steps.len() as u64 >= cap {
-                replay.capped = true;
-                return;
-            }
-            match game.replay_step(&before, chosen, position) {
-                Some(mut step) => {
-                    step.push(points.into());
-                    replay.steps.push(step);
-                    let n = replay.steps.len() as u64;
-                    if n.is_multiple_of(CHECK_EVERY) {
-                        replay.checks.push((n, game.board_rows(position)));
-                    }
-                    last_stored = Some(position.clone());
-                }
-                // Nothing was played, but the score may have moved (a two-player game scores
-                // its result with its last position): it belongs to the last move.
-                None => {
-                    if let Some(last) = replay.steps.last_mut() {
-                        let so_far = last.pop().and_then(|v| v.as_f64()).unwrap_or(0.0);
-                        last.push((so_far + points).into());
-                    }
-                }
-            }
+            tape.observe(game, position, so_far, chosen);
         },
     );
-    let n = replay.steps.len() as u64;
-    if let Some(position) = last_stored
-        && !n.is_multiple_of(CHECK_EVERY)
-    {
-        replay.checks.push((n, game.board_rows(&position)));
-    }
     if stop.load(Ordering::Relaxed) {
         return None;
     }
     progress.game_ended(result.moves);
-    replay.moves = result.moves;
-    replay.score = result.score;
-    Some(replay)
+    Some(tape.finish(game, &result))
+}
+
+/// A replay being recorded: what it stores so far, the last position seen with the score
+/// then, and the position after the last stored move (for the final check).
+struct Tape<G: Game> {
+    replay: Replay,
+    previous: Option<(G::Position, f64)>,
+    last_stored: Option<G::Position>,
+}
+
+impl<G: Replayable> Tape<G> {
+    /// Nothing recorded yet of game `index` of `play --seed seed`, to store at most `cap`
+    /// moves.
+    fn new(game: &G, seed: u64, index: u64, limits: EpisodeLimits, cap: u64) -> Tape<G> {
+        let replay = Replay {
+            command: String::new(),
+            seed,
+            game: index,
+            versus: game.describe_episode(index),
+            score_name: game.score_name(),
+            setup: game.replay_setup(),
+            start_board: Vec::new(),
+            start_pieces: Value::Null,
+            start_moves: 0,
+            steps: Vec::new(),
+            checks: Vec::new(),
+            moves: 0,
+            score: 0.0,
+            capped: false,
+            cap,
+            limit: limits.max_moves,
+            turn_limit: game.turn_limit(),
+        };
+        Tape {
+            replay,
+            previous: None,
+            last_stored: None,
+        }
+    }
+
+    /// The game reached `position` with `so_far` played; `chosen` is the recorded player's
+    /// last move, if it made one. The first position starts the replay; each later one stores
+    /// the move that led to it, until `cap` moves are stored.
+    fn observe(
+        &mut self,
+        game: &G,
+        position: &G::Position,
+        so_far: &EpisodeResult,
+        chosen: Option<G::Move>,
+    ) {
+        let Some((before, score)) = self.previous.replace((position.clone(), so_far.score)) else {
+            self.replay.start_board = game.board_rows(position);
+            self.replay.start_pieces = game.shown_pieces(position);
+            self.replay.start_moves = so_far.moves;
+            return;
+        };
+        let points = so_far.score - score;
+        if self.replay.steps.len() as u64 >= self.replay.cap {
+            self.replay.capped = true;
+            return;
+        }
+        match game.replay_step(&before, chosen, position) {
+            Some(step) => self.store(game, step, points, position),
+            // Nothing was played, but the score may have moved (a two-player game scores
+            // its result with its last position): it belongs to the last move.
+            None => {
+                if let Some(last) = self.replay.steps.last_mut() {
+                    let so_far = last.pop().and_then(|v| v.as_f64()).unwrap_or(0.0);
+                    last.push((so_far + points).into());
+                }
+            }
+        }
+    }
+
+    /// Stores `step`, the move that scored `points` and left `position`, with the board
+    /// every [`CHECK_EVERY`] moves.
+    fn store(&mut self, game: &G, mut step: Vec<Value>, points: f64, position: &G::Position) {
+        step.push(points.into());
+        self.replay.steps.push(step);
+        let n = self.replay.steps.len() as u64;
+        if n.is_multiple_of(CHECK_EVERY) {
+            self.replay.checks.push((n, game.board_rows(position)));
+        }
+        self.last_stored = Some(position.clone());
+    }
+
+    /// The replay of the game that ended with `result`, checked after its last stored move.
+    fn finish(mut self, game: &G, result: &EpisodeResult) -> Replay {
+        let n = self.replay.steps.len() as u64;
+        if let Some(position) = self.last_stored
+            && !n.is_multiple_of(CHECK_EVERY)
+        {
+            self.replay.checks.push((n, game.board_rows(&position)));
+        }
+        self.replay.moves = result.moves;
+        self.replay.score = result.score;
+        self.replay
+    }
 }
 
 /// The games of `play --seed seed --games 1` as replays naming `command`: one game, or for a

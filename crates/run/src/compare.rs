@@ -127,18 +127,7 @@ pub fn compare(
     // Every config is checked before the first game is played.
     let plans: Vec<Vec<RunConfig>> = entrants
         .iter()
-        .map(|e| {
-            (0..repeats)
-                .map(|r| {
-                    let mut c = repeat_config(&e.config, r, budget)?;
-                    if let Some(t) = threads {
-                        c.threads = t;
-                    }
-                    c.validate()?;
-                    Ok(c)
-                })
-                .collect::<Result<Vec<_>>>()
-        })
+        .map(|e| repeat_configs(&e.config, repeats, budget, threads))
         .collect::<Result<_>>()?;
     let mut points = Vec::new();
     let mut summary = Vec::new();
@@ -146,24 +135,8 @@ pub fn compare(
         let optimizer = entrant.config.optimizer.kind.name().to_string();
         let mut finals = Vec::new();
         for (r, config) in configs.iter().enumerate() {
-            // Named as its folder is, so the line and the folder agree (repeat r plays the
-            // config's seed + r).
-            let repeat = format!("repeat-{r}");
-            if mode != Mode::Quiet {
-                let plural = if config.generations == 1 { "" } else { "s" };
-                eprintln!(
-                    "{}/{repeat}: {} generation{plural} (run {} of {repeats})",
-                    entrant.label,
-                    config.generations,
-                    r + 1
-                );
-            }
-            let run_dir = dir.join(&entrant.label).join(&repeat);
-            let game = config.game.build()?;
-            let open = || RunFolder::claim(&run_dir, false, |_| false);
-            let result =
-                with_game!(&game, g => evolve(g, config, open, false, mode, backend, None)?);
-            let history = read_history(&result.dir)?;
+            let (history, final_mean) =
+                run_repeat(dir, entrant, r, config, repeats, mode, backend)?;
             points.extend(history.iter().filter_map(|row| {
                 row.validation.map(|held_out| Point {
                     config: entrant.label.clone(),
@@ -174,7 +147,7 @@ pub fn compare(
                     held_out,
                 })
             }));
-            finals.push(result.best.mean);
+            finals.push(final_mean);
         }
         let games = configs[0].generations * games_per_generation(&configs[0])?;
         summary.push(SummaryRow {
@@ -191,9 +164,71 @@ pub fn compare(
     }
     write_csv(&dir.join("points.csv"), &points)?;
     write_csv(&dir.join("summary.csv"), &summary)?;
+    plot(dir, entrants, &points, repeats, budget)?;
+    Ok(summary)
+}
+
+/// The configs of `config`'s `repeats` runs on `budget` training games each
+/// ([`repeat_config`]), on `threads` threads when given, each checked.
+fn repeat_configs(
+    config: &RunConfig,
+    repeats: u64,
+    budget: u64,
+    threads: Option<usize>,
+) -> Result<Vec<RunConfig>> {
+    (0..repeats)
+        .map(|r| {
+            let mut c = repeat_config(config, r, budget)?;
+            if let Some(t) = threads {
+                c.threads = t;
+            }
+            c.validate()?;
+            Ok(c)
+        })
+        .collect()
+}
+
+/// Runs repeat `r` of `entrant` (`config`, one of `repeats`) in its folder under `dir`, saying
+/// so first unless quiet: its history and its final best weights' held-out mean.
+fn run_repeat(
+    dir: &Path,
+    entrant: &Entrant,
+    r: usize,
+    config: &RunConfig,
+    repeats: u64,
+    mode: Mode,
+    backend: &dyn Backend,
+) -> Result<(Vec<HistoryRow>, f64)> {
+    // Named as its folder is, so the line and the folder agree (repeat r plays the config's
+    // seed + r).
+    let repeat = format!("repeat-{r}");
+    if mode != Mode::Quiet {
+        let plural = if config.generations == 1 { "" } else { "s" };
+        eprintln!(
+            "{}/{repeat}: {} generation{plural} (run {} of {repeats})",
+            entrant.label,
+            config.generations,
+            r + 1
+        );
+    }
+    let run_dir = dir.join(&entrant.label).join(&repeat);
+    let game = config.game.build()?;
+    let open = || RunFolder::claim(&run_dir, false, |_| false);
+    let result = with_game!(&game, g => evolve(g, config, open, false, mode, backend, None)?);
+    Ok((read_history(&result.dir)?, result.best.mean))
+}
+
+/// Draws the comparison plot of `entrants`' held-out `points` in `dir`.
+fn plot(
+    dir: &Path,
+    entrants: &[Entrant],
+    points: &[Point],
+    repeats: u64,
+    budget: u64,
+) -> Result<()> {
     let curves: Vec<(String, Vec<CurvePoint>)> = entrants
         .iter()
-        .map(|e| (e.label.clone(), curve(&points, &e.label)))
+        .map(|e| (e.label.clone(), curve(points, &e.label)))
         .collect();
     let measure = {
         let game = entrants[0].config.game.build()?;
@@ -204,8 +239,7 @@ pub fn compare(
         &format!("{repeats} repeats of {budget} training games each"),
         measure,
         &curves,
-    )?;
-    Ok(summary)
+    )
 }
 
 /// The median and interquartile range over repeats at each point where a config's runs

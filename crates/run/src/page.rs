@@ -54,48 +54,10 @@ impl<G: Replayable> ReportPage<'_, G> {
                 let (_, replays, frames) = self.replayed.take().expect("just checked");
                 (replays, frames)
             }
-            Some(row) => {
-                let names = game.feature_names();
-                let weights = expand_to(self.indices, names.len(), &row.best_weights);
-                let player = Player::new(LinearPlayer::from_vector(names, &weights)?, self.search);
-                // A match run's page also shows its best against the best before it: one
-                // more game, after those against the anchors.
-                let previous = config.matches.as_ref().and_then(|_| {
-                    history
-                        .iter()
-                        .rev()
-                        .find(|r| r.best_weights != row.best_weights)
-                });
-                let with_previous = previous.and_then(|r| {
-                    let rival = expand_to(self.indices, names.len(), &r.best_weights);
-                    adapted(game, None, &[rival], self.search).ok()
-                });
-                let replays = record_games(
-                    with_previous.as_ref().unwrap_or(game),
-                    &player,
-                    config.validation_seed,
-                    config.validation_limits(),
-                    self.cap,
-                    &config.replay_command(&best_toml, self.cap),
-                    &Progress::hidden(),
-                    self.stop,
-                );
-                let cap = config.validation_limits().max_moves.unwrap_or(self.cap);
-                let frames = game.text_frames(&weights, config.validation_seed, cap);
-                // A host's frames may be where the interrupt landed.
-                match replays {
-                    Some(mut replays) if !self.stop.load(Ordering::SeqCst) => {
-                        if let (Some(r), Some(last)) = (previous, replays.last_mut()) {
-                            last.versus = Some(format!(
-                                "left: the best of generation {}, right: the best before it (generation {})",
-                                row.generation, r.generation
-                            ));
-                        }
-                        (replays, frames)
-                    }
-                    _ => return Ok(false),
-                }
-            }
+            Some(row) => match self.replay(history, row, &best_toml)? {
+                Some(replayed) => replayed,
+                None => return Ok(false),
+            },
             None => (Vec::new(), Vec::new()),
         };
         let timings = read_timings(&self.dir.join("timings.csv"))?;
@@ -129,6 +91,57 @@ impl<G: Replayable> ReportPage<'_, G> {
             self.replayed = Some((row.best_weights.clone(), replays, frames));
         }
         Ok(true)
+    }
+
+    /// The replays and text frames of `row`'s best weights (of `history`, saved as
+    /// `best_toml`) on the held-out games; `None` when `stop` was raised meanwhile.
+    fn replay(
+        &self,
+        history: &[HistoryRow],
+        row: &HistoryRow,
+        best_toml: &Path,
+    ) -> Result<Option<(Vec<Replay>, Vec<String>)>> {
+        let (config, game) = (self.config, self.game);
+        let names = game.feature_names();
+        let weights = expand_to(self.indices, names.len(), &row.best_weights);
+        let player = Player::new(LinearPlayer::from_vector(names, &weights)?, self.search);
+        // A match run's page also shows its best against the best before it: one more game,
+        // after those against the anchors.
+        let previous = config.matches.as_ref().and_then(|_| {
+            history
+                .iter()
+                .rev()
+                .find(|r| r.best_weights != row.best_weights)
+        });
+        let with_previous = previous.and_then(|r| {
+            let rival = expand_to(self.indices, names.len(), &r.best_weights);
+            adapted(game, None, &[rival], self.search).ok()
+        });
+        let replays = record_games(
+            with_previous.as_ref().unwrap_or(game),
+            &player,
+            config.validation_seed,
+            config.validation_limits(),
+            self.cap,
+            &config.replay_command(best_toml, self.cap),
+            &Progress::hidden(),
+            self.stop,
+        );
+        let cap = config.validation_limits().max_moves.unwrap_or(self.cap);
+        let frames = game.text_frames(&weights, config.validation_seed, cap);
+        // A host's frames may be where the interrupt landed.
+        match replays {
+            Some(mut replays) if !self.stop.load(Ordering::SeqCst) => {
+                if let (Some(r), Some(last)) = (previous, replays.last_mut()) {
+                    last.versus = Some(format!(
+                        "left: the best of generation {}, right: the best before it (generation {})",
+                        row.generation, r.generation
+                    ));
+                }
+                Ok(Some((replays, frames)))
+            }
+            _ => Ok(None),
+        }
     }
 }
 

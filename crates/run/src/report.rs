@@ -3,6 +3,7 @@
 use anyhow::{Context, Result};
 use image::codecs::png::PngEncoder;
 use image::{ColorType, ImageEncoder};
+use plotters::coord::types::{RangedCoordf64, RangedCoordu64};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 use stacktune_base::fsutil::write_atomic;
@@ -194,6 +195,39 @@ fn plot_err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("plot: {e}")
 }
 
+/// A chart's plot: generations or training games across, a measure or a weight up.
+type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
+
+/// The plot of a chart, drawn in `plot` with its axes: `title` above, `x` across and `y` up,
+/// each with its description, `y_labels` pixels left of the plot for the y axis's labels.
+fn axes<'a, DB: DrawingBackend>(
+    plot: &'a Area<DB>,
+    title: &str,
+    y_labels: i32,
+    (x, x_desc): (std::ops::Range<u64>, &str),
+    (y, y_desc): (std::ops::Range<f64>, String),
+) -> Result<Plot<'a, DB>>
+where
+    DB::ErrorType: 'static,
+{
+    let mut chart = ChartBuilder::on(plot)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(y_labels)
+        .build_cartesian_2d(x, y)
+        .map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
+        .draw()
+        .map_err(plot_err)?;
+    Ok(chart)
+}
+
 /// Held-out scores a fitness plot draws as horizontal reference lines, once they are known
 /// (at the end of a run): what the tuned weights are measured against.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -273,33 +307,19 @@ impl Chart for FitnessChart<'_> {
     where
         DB::ErrorType: 'static,
     {
-        let (title, measure, rows) = (self.title, self.measure, self.rows);
-        let refs = self.references;
+        let rows = self.rows;
         root.fill(&WHITE).map_err(plot_err)?;
         let (plot, legend) =
             root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
-        let top = rows
-            .iter()
-            .flat_map(|r| [r.best, r.mean + r.std, r.validation.unwrap_or(0.0)])
-            .chain([refs.baseline.unwrap_or(0.0), refs.final_best.unwrap_or(0.0)])
-            .fold(1.0f64, f64::max)
-            * 1.05;
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 22))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0u64..last, 0.0..top)
-            .map_err(plot_err)?;
-        chart
-            .configure_mesh()
-            .x_desc("generation")
-            .y_desc(format!("fitness (mean {measure} per game)"))
-            .label_style(("sans-serif", 16))
-            .axis_desc_style(("sans-serif", 18))
-            .draw()
-            .map_err(plot_err)?;
+        let y_desc = format!("fitness (mean {} per game)", self.measure);
+        let mut chart = axes(
+            &plot,
+            self.title,
+            80,
+            (0u64..last, "generation"),
+            (0.0..self.top(), y_desc),
+        )?;
         let mut entries = Vec::new();
         let band_color = BLUE.mix(0.15);
         let band: Vec<(u64, f64)> = rows
@@ -316,24 +336,7 @@ impl Chart for FitnessChart<'_> {
             .map_err(plot_err)?;
         entries.push((Key::Band(band_color), "mean ± std".to_string()));
         let green = RGBColor(0, 140, 60).to_rgba();
-        let validation: Vec<(u64, f64)> = rows
-            .iter()
-            .filter_map(|r| r.validation.map(|v| (r.generation, v)))
-            .collect();
-        let series = [
-            (
-                rows.iter().map(|r| (r.generation, r.mean)).collect(),
-                BLUE.to_rgba(),
-                "mean",
-            ),
-            (
-                rows.iter().map(|r| (r.generation, r.best)).collect(),
-                RED.to_rgba(),
-                "best",
-            ),
-            (validation, green, "best on held-out games"),
-        ];
-        for (points, color, label) in series {
+        for (points, color, label) in self.series(green) {
             if points.is_empty() {
                 continue;
             }
@@ -346,6 +349,62 @@ impl Chart for FitnessChart<'_> {
                 .map_err(plot_err)?;
             entries.push((Key::Line(color, 2), label.to_string()));
         }
+        self.draw_references(&mut chart, last, green, &mut entries)?;
+        draw_legend(&legend, &entries)
+    }
+}
+
+/// A line of a chart: its points, its colour and its label.
+type Line = (Vec<(u64, f64)>, RGBAColor, &'static str);
+
+impl FitnessChart<'_> {
+    /// The top of the y axis: a little above the highest value drawn.
+    fn top(&self) -> f64 {
+        let refs = self.references;
+        self.rows
+            .iter()
+            .flat_map(|r| [r.best, r.mean + r.std, r.validation.unwrap_or(0.0)])
+            .chain([refs.baseline.unwrap_or(0.0), refs.final_best.unwrap_or(0.0)])
+            .fold(1.0f64, f64::max)
+            * 1.05
+    }
+
+    /// The lines per generation, each with its colour and its label: the mean, the best, and
+    /// the best on held-out games (in `green`) where measured.
+    fn series(&self, green: RGBAColor) -> [Line; 3] {
+        let rows = self.rows;
+        let validation: Vec<(u64, f64)> = rows
+            .iter()
+            .filter_map(|r| r.validation.map(|v| (r.generation, v)))
+            .collect();
+        [
+            (
+                rows.iter().map(|r| (r.generation, r.mean)).collect(),
+                BLUE.to_rgba(),
+                "mean",
+            ),
+            (
+                rows.iter().map(|r| (r.generation, r.best)).collect(),
+                RED.to_rgba(),
+                "best",
+            ),
+            (validation, green, "best on held-out games"),
+        ]
+    }
+
+    /// The reference lines known so far across the plot (up to generation `last`), each named
+    /// in `entries` with its value: the final best (in `green`) and the baseline.
+    fn draw_references<DB: DrawingBackend>(
+        &self,
+        chart: &mut Plot<'_, DB>,
+        last: u64,
+        green: RGBAColor,
+        entries: &mut Vec<(Key, String)>,
+    ) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let refs = self.references;
         let references = [
             (refs.final_best, green, "final best, held out"),
             (
@@ -361,7 +420,7 @@ impl Chart for FitnessChart<'_> {
                 .map_err(plot_err)?;
             entries.push((Key::Line(color, 1), format!("{label}: {v:.1}")));
         }
-        draw_legend(&legend, &entries)
+        Ok(())
     }
 }
 
@@ -404,21 +463,14 @@ impl Chart for WeightsChart<'_> {
         let (plot, legend) =
             root.split_horizontally(root.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
         let last = rows.last().map_or(1, |r| r.generation).max(1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 22))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0u64..last, -1.0..1.0)
-            .map_err(plot_err)?;
-        chart
-            .configure_mesh()
-            .x_desc("generation")
-            .y_desc("weight (unit-length vector)")
-            .label_style(("sans-serif", 16))
-            .axis_desc_style(("sans-serif", 18))
-            .draw()
-            .map_err(plot_err)?;
+        let y_desc = "weight (unit-length vector)".to_string();
+        let mut chart = axes(
+            &plot,
+            title,
+            60,
+            (0u64..last, "generation"),
+            (-1.0..1.0, y_desc),
+        )?;
         let final_weight = |i: usize| rows.last().map_or(0.0, |r| r.best_weights[i]);
         let mut order: Vec<usize> = (0..features.len()).collect();
         order.sort_by(|&a, &b| final_weight(b).abs().total_cmp(&final_weight(a).abs()));
@@ -498,21 +550,14 @@ impl Chart for ComparisonChart<'_> {
         let points = self.curves.iter().flat_map(|(_, c)| c);
         let right = points.clone().map(|p| p.games).max().unwrap_or(1).max(1);
         let top = points.map(|p| p.q3).fold(1.0f64, f64::max) * 1.05;
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(self.title, ("sans-serif", 22))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0u64..right, 0.0..top)
-            .map_err(plot_err)?;
-        chart
-            .configure_mesh()
-            .x_desc("training games played")
-            .y_desc(format!("held-out mean {} per game", self.measure))
-            .label_style(("sans-serif", 16))
-            .axis_desc_style(("sans-serif", 18))
-            .draw()
-            .map_err(plot_err)?;
+        let y_desc = format!("held-out mean {} per game", self.measure);
+        let mut chart = axes(
+            &plot,
+            self.title,
+            80,
+            (0u64..right, "training games played"),
+            (0.0..top, y_desc),
+        )?;
         let mut entries = Vec::new();
         // Strong colours that stay apart on white; bands are the same colours, faint.
         const COLOURS: [(u8, u8, u8); 6] = [

@@ -2,8 +2,9 @@
 //! step size, ratings): every such call goes through here. Natively they are the platform's
 //! (std's, glibc's on Linux), so every shipped run keeps its bytes; on WebAssembly, whose std
 //! uses another libm that differs in the last bit for a few per cent of inputs, they are
-//! [`port`]'s, which computes what glibc 2.36 computes on x86-64 (tests/math.rs compares the two
-//! here on the ranges the tuner uses), so a run in a browser equals `stacktune evolve`.
+//! [`port`]'s, which computes what glibc 2.36 computes on x86-64 (tests/integration/math.rs
+//! compares the two here on the ranges the tuner uses), so a run in a browser equals `stacktune
+//! evolve`.
 
 pub mod port;
 mod tables;

@@ -3,8 +3,8 @@
 //! operation: the same tables (tables.rs), the same constants, the same order of rounding, and
 //! a fused multiply-add (`mul_add`) exactly where GCC fused one in that build. Written from the
 //! algorithms' descriptions in glibc's sources (sysdeps/ieee754/dbl-64: e_exp.c, e_log.c,
-//! s_sin.c) and checked against its machine code; tests/math.rs compares every function with
-//! the platform's libm on the ranges the tuner calls it with.
+//! s_sin.c) and checked against its machine code; tests/integration/math.rs compares every function
+//! with the platform's libm on the ranges the tuner calls it with.
 
 use super::tables::{EXP, LOG, SINCOS};
 

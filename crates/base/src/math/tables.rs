@@ -5,8 +5,8 @@
 //! correctly rounded values: computed again from the definition they are the same bits); `LOG`
 //! is Arm's chosen 1/c and log(c) per subinterval, which cannot be derived; `SINCOS` is sin and
 //! cos of i/128 as high and low parts, in which 17 low parts differ from the correctly rounded
-//! ones, so they are glibc's own bits. tests/math.rs proves the whole against the platform's
-//! libm.
+//! ones, so they are glibc's own bits. tests/integration/math.rs proves the whole against the
+//! platform's libm.
 
 /// For i in 0..128: [tail, scale bits − (i << 45)] of 2^(i/128).
 pub(super) static EXP: [u64; 256] = [

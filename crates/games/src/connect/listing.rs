@@ -16,6 +16,36 @@ use std::fmt::Write;
 /// Parses a board file; its size sets the rows and columns, `inarow` the line length. `source`
 /// names the file in errors.
 pub fn parse_board(text: &str, source: &str, inarow: usize) -> Result<(Connect, Position)> {
+    let lines = board_lines(text, source)?;
+    let (rows, columns) = (lines.len(), lines[0].chars().count());
+    let game = Connect::new(rows, columns, inarow)
+        .map_err(|e| anyhow::anyhow!("board file {source}: {e}"))?;
+    let mut position = discs_of(&game, &lines);
+    settle_columns(&game, &mut position, source)?;
+    let (x, o) = (
+        position.discs[0].count_ones(),
+        position.discs[1].count_ones(),
+    );
+    if x != o && x != o + 1 {
+        bail!(
+            "board file {source}: X has {x} discs and O {o}; X moves first, so X has as many as O or one more"
+        );
+    }
+    position.to_move = (x - o) as u8;
+    for (player, name) in [(0, 'X'), (1, 'O')] {
+        if game.has_line(&position, player) {
+            bail!("board file {source}: {name} already has {inarow} in a row; the game is over");
+        }
+    }
+    if position.occupied() == game.geometry().board() {
+        bail!("board file {source}: the board is full; the game is over");
+    }
+    Ok((game, position))
+}
+
+/// The rows of a board file, top first, trailing blank lines dropped: at least one, all as
+/// long as the first, and every cell `.`, `X` or `O`.
+fn board_lines<'a>(text: &'a str, source: &str) -> Result<Vec<&'a str>> {
     let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     while lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
@@ -24,7 +54,6 @@ pub fn parse_board(text: &str, source: &str, inarow: usize) -> Result<(Connect, 
         bail!("board file {source}: no rows");
     };
     let columns = first.chars().count();
-    let rows = lines.len();
     for (i, line) in lines.iter().enumerate() {
         let n = line.chars().count();
         if n != columns {
@@ -45,12 +74,15 @@ pub fn parse_board(text: &str, source: &str, inarow: usize) -> Result<(Connect, 
             );
         }
     }
-    let game = Connect::new(rows, columns, inarow)
-        .map_err(|e| anyhow::anyhow!("board file {source}: {e}"))?;
+    Ok(lines)
+}
+
+/// The position with the discs of `lines` (top row first) on `game`'s board, nothing else set.
+fn discs_of(game: &Connect, lines: &[&str]) -> Position {
     let g = *game.geometry();
     let mut position = game.empty();
     for (i, line) in lines.iter().enumerate() {
-        let row = (rows - 1 - i) as u32;
+        let row = (lines.len() - 1 - i) as u32;
         for (c, ch) in line.chars().enumerate() {
             let player = match ch {
                 'X' => 0,
@@ -60,8 +92,15 @@ pub fn parse_board(text: &str, source: &str, inarow: usize) -> Result<(Connect, 
             position.discs[player] |= g.cell(c as u32, row);
         }
     }
-    // Heights, and no disc above an empty cell: each column's discs are its lowest cells.
-    for c in 0..columns {
+    position
+}
+
+/// Sets the columns' heights, refusing a disc above an empty cell: each column's discs must
+/// be its lowest cells.
+fn settle_columns(game: &Connect, position: &mut Position, source: &str) -> Result<()> {
+    let g = *game.geometry();
+    let rows = g.rows() as usize;
+    for c in 0..g.columns() as usize {
         let discs = position.occupied() & g.column_mask(c as u32);
         let height = discs.count_ones();
         if discs != ((1 << height) - 1) * g.cell(c as u32, 0) {
@@ -76,25 +115,7 @@ pub fn parse_board(text: &str, source: &str, inarow: usize) -> Result<(Connect, 
         }
         position.heights[c] = height as u8;
     }
-    let (x, o) = (
-        position.discs[0].count_ones(),
-        position.discs[1].count_ones(),
-    );
-    if x != o && x != o + 1 {
-        bail!(
-            "board file {source}: X has {x} discs and O {o}; X moves first, so X has as many as O or one more"
-        );
-    }
-    position.to_move = (x - o) as u8;
-    for (player, name) in [(0, 'X'), (1, 'O')] {
-        if game.has_line(&position, player) {
-            bail!("board file {source}: {name} already has {inarow} in a row; the game is over");
-        }
-    }
-    if position.occupied() == g.board() {
-        bail!("board file {source}: the board is full; the game is over");
-    }
-    Ok((game, position))
+    Ok(())
 }
 
 /// One column as `moves --json` prints it.

@@ -54,18 +54,50 @@ pub fn estimate(
         result.moves += 1;
         observe(position, result);
     };
+    let Some((trail, lines)) = first_stretch(game, player, stretch, rng, &mut result, &mut tick)
+    else {
+        return result;
+    };
+    let (usual, entries) = climbs(&trail);
+    let climbs = entries.len() as f64;
+    let Some(chance) = top_out_chance(
+        game,
+        player,
+        effort,
+        usual,
+        entries,
+        rng,
+        &mut result,
+        &mut tick,
+    ) else {
+        return result;
+    };
+    result.score = lines as f64;
+    result.games = climbs * chance;
+    result
+}
 
-    // The first stretch: every position kept, `None` where a game ended.
+/// The first stretch, `stretch` pieces played for real, a new game from the empty board after
+/// each top-out: every position kept (`None` where a game ended), and the lines cleared.
+/// `None` when the player was told to stop.
+fn first_stretch(
+    game: &Tetris,
+    player: &impl Policy<Tetris>,
+    stretch: u64,
+    rng: &mut ChaCha8Rng,
+    result: &mut EpisodeResult,
+    tick: &mut impl FnMut(&Position, &mut EpisodeResult),
+) -> Option<(Vec<Entry>, u64)> {
     let mut trail: Vec<Entry> = Vec::with_capacity(stretch as usize);
     let mut position = game.start(rng);
     let mut lines = 0u64;
     while (trail.len() as u64) < stretch {
         if player.stopped() {
-            return result;
+            return None;
         }
         let (cleared, alive) = step(game, player, &mut position, rng);
         lines += u64::from(cleared);
-        tick(&position, &mut result);
+        tick(&position, result);
         if alive {
             trail.push(Some(position));
         } else {
@@ -73,10 +105,14 @@ pub fn estimate(
             position = game.start(rng);
         }
     }
+    Some((trail, lines))
+}
 
-    // The usual height: the median over the stretch (below the highest, so that the stack
-    // rises above it at least once). A climb starts when the stack rises above it after having
-    // been at or below it (or a new game begun) since the last climb started.
+/// The usual height of the first stretch `trail`, and its climbs: where each started. The
+/// usual height is the median over the stretch (below the highest, so that the stack rises
+/// above it at least once). A climb starts when the stack rises above it after having been at
+/// or below it (or a new game begun) since the last climb started.
+fn climbs(trail: &[Entry]) -> (u32, Vec<Entry>) {
     let height = |entry: &Entry| entry.map_or(0, |p| p.board.stack_height());
     let mut heights: Vec<u32> = trail.iter().map(height).collect();
     heights.sort_unstable();
@@ -84,7 +120,7 @@ pub fn estimate(
     let usual = heights[heights.len() / 2].min(highest.saturating_sub(1));
     let mut entries: Vec<Entry> = Vec::new();
     let mut armed = true;
-    for entry in &trail {
+    for entry in trail {
         let h = height(entry);
         if armed && h > usual {
             entries.push(*entry);
@@ -93,14 +129,29 @@ pub fn estimate(
             armed = true;
         }
     }
-    let climbs = entries.len() as f64;
+    (usual, entries)
+}
 
-    // Each level: the chance to rise one row higher before falling back to the usual height.
+/// The chance that a climb from `entries` ends the game: level by level up to the top-out,
+/// the chance to rise one row higher before falling back to the `usual` height, each level's
+/// trajectories started from those that reached the level below. `None` when the player was
+/// told to stop.
+#[allow(clippy::too_many_arguments)]
+fn top_out_chance(
+    game: &Tetris,
+    player: &impl Policy<Tetris>,
+    effort: u32,
+    usual: u32,
+    mut entries: Vec<Entry>,
+    rng: &mut ChaCha8Rng,
+    result: &mut EpisodeResult,
+    tick: &mut impl FnMut(&Position, &mut EpisodeResult),
+) -> Option<f64> {
     let mut chance = 1.0;
     let mut reached = Vec::new();
     for target in usual + 2..=game.height() as u32 + 1 {
         if player.stopped() {
-            return result;
+            return None;
         }
         reached.clear();
         let mut tries = 0u64;
@@ -109,16 +160,7 @@ pub fn estimate(
         {
             tries += 1;
             let start = entries[rng.random_range(0..entries.len())];
-            if let Some(entry) = rise(
-                game,
-                player,
-                start,
-                target,
-                usual,
-                rng,
-                &mut result,
-                &mut tick,
-            ) {
+            if let Some(entry) = rise(game, player, start, target, usual, rng, result, tick) {
                 reached.push(entry);
             }
         }
@@ -131,9 +173,7 @@ pub fn estimate(
         chance *= reached.len() as f64 / tries as f64;
         std::mem::swap(&mut entries, &mut reached);
     }
-    result.score = lines as f64;
-    result.games = climbs * chance;
-    result
+    Some(chance)
 }
 
 /// Plays one move of `player` at `position`: the lines it cleared and whether the game goes on

@@ -152,61 +152,21 @@ pub fn play(
         && faults.iter().all(Option::is_none)
         && !sides.iter().any(|s| s.stopped())
     {
-        let mut sent = [0u32; 2];
-        let mut lost: [Option<String>; 2] = [None, None];
+        let mut pieces: [Piece; 2] = Default::default();
         for s in 0..2 {
-            let mv = match sides[s].choose(game, &state[s]) {
-                Ok(mv) => mv,
-                Err(e) => {
-                    faults[s] = Some(e);
-                    continue;
-                }
-            };
-            let rows_before = state[s].incoming.total();
-            let played = game.play(&mut state[s], mv);
-            record.moves[s].push(mv);
-            sent[s] = game.rules.rows_sent(played.locked.sent, record.pieces + 1);
-            record.sent[s] += sent[s];
-            if played.lost {
-                lost[s] = Some(loss_reason(&played));
-            }
-            // Garbage rose when the incoming rows went down without a cancelling clear.
-            let rose = played.locked.lines == 0 && state[s].incoming.total() < rows_before;
-            let told = if rose {
-                sides[s].sync(game, &state[s])
-            } else {
-                sides[s].played(game, mv, &state[s])
-            };
-            if let Err(e) = told {
-                faults[s] = Some(e);
-            }
+            pieces[s] = place_piece(game, &mut *sides[s], &mut state[s], s, &mut record);
         }
         for s in 0..2 {
             let due = state[1 - s].placed + game.rules.garbage_delay;
-            state[1 - s].incoming.push(sent[s], due);
+            state[1 - s].incoming.push(pieces[s].sent, due);
         }
         record.pieces += 1;
         observe(&state, record.pieces);
-        let (a, b) = (&lost[0], &lost[1]);
-        match (
-            a.is_some() || faults[0].is_some(),
-            b.is_some() || faults[1].is_some(),
-        ) {
-            (false, false) => continue,
-            (true, true) => {
-                record.end = MatchEnd::Draw;
-                record.reason = "both sides lost at the same piece".to_string();
-            }
-            (true, false) => {
-                record.end = MatchEnd::Won(1);
-                record.reason = side_reason(&lost[0], &faults[0]);
-            }
-            (false, true) => {
-                record.end = MatchEnd::Won(0);
-                record.reason = side_reason(&lost[1], &faults[1]);
-            }
+        if let Some((end, reason)) = tick_end(&pieces) {
+            record.end = end;
+            record.reason = reason;
+            return record;
         }
-        return record;
     }
     // A side that failed before the first move (its sync) loses.
     match (&faults[0], &faults[1]) {
@@ -225,6 +185,74 @@ pub fn play(
         (None, None) => {}
     }
     record
+}
+
+/// What one side's piece of a tick did: the rows it sent, why it lost (the piece locked out
+/// or topped out), and why it forfeits (its contestant failed).
+#[derive(Default)]
+struct Piece {
+    sent: u32,
+    lost: Option<String>,
+    fault: Option<String>,
+}
+
+/// Side `s` (`contestant`, at `state`) places its piece of the tick after `record.pieces`,
+/// which `record` keeps with the attack it sent; the contestant hears of the new position.
+fn place_piece(
+    game: &Guideline,
+    contestant: &mut dyn Contestant,
+    state: &mut Side,
+    s: usize,
+    record: &mut MatchRecord,
+) -> Piece {
+    let mv = match contestant.choose(game, state) {
+        Ok(mv) => mv,
+        Err(e) => {
+            return Piece {
+                fault: Some(e),
+                ..Piece::default()
+            };
+        }
+    };
+    let rows_before = state.incoming.total();
+    let played = game.play(state, mv);
+    record.moves[s].push(mv);
+    let sent = game.rules.rows_sent(played.locked.sent, record.pieces + 1);
+    record.sent[s] += sent;
+    let lost = played.lost.then(|| loss_reason(&played));
+    // Garbage rose when the incoming rows went down without a cancelling clear.
+    let rose = played.locked.lines == 0 && state.incoming.total() < rows_before;
+    let told = if rose {
+        contestant.sync(game, state)
+    } else {
+        contestant.played(game, mv, state)
+    };
+    Piece {
+        sent,
+        lost,
+        fault: told.err(),
+    }
+}
+
+/// How a tick whose pieces were `pieces` ended the match, if it did: the winner (or a draw)
+/// and why.
+fn tick_end(pieces: &[Piece; 2]) -> Option<(MatchEnd, String)> {
+    let out = |p: &Piece| p.lost.is_some() || p.fault.is_some();
+    match (out(&pieces[0]), out(&pieces[1])) {
+        (false, false) => None,
+        (true, true) => Some((
+            MatchEnd::Draw,
+            "both sides lost at the same piece".to_string(),
+        )),
+        (true, false) => Some((
+            MatchEnd::Won(1),
+            side_reason(&pieces[0].lost, &pieces[0].fault),
+        )),
+        (false, true) => Some((
+            MatchEnd::Won(0),
+            side_reason(&pieces[1].lost, &pieces[1].fault),
+        )),
+    }
 }
 
 fn loss_reason(played: &super::Played) -> String {

@@ -7,8 +7,8 @@
 //! plain quarter turn (x, y) → (y, −x); SRS's offsets then move the piece so that I and O turn
 //! about their true centres and every piece tries its five kick positions in order. The kicks
 //! are the differences of the offset tables of the guideline's SRS (TetrisWiki, "SRS", "How
-//! Guideline SRS Really Works"); tests/guideline.rs checks them against the published kick
-//! tables cell for cell.
+//! Guideline SRS Really Works"); tests/integration/guideline.rs checks them against the published
+//! kick tables cell for cell.
 
 use std::fmt;
 

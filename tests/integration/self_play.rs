@@ -1,0 +1,186 @@
+//! Self-play runs: `evolve` with a `[matches]` table rates each candidate by a Bradley–Terry
+//! fit to its matches against its generation's peers, the hall of fame and the game's anchors.
+//! The runs keep a stacktune run's contracts: the same bytes at any thread count and after a
+//! resume, a rating column in history.csv, and one-line refusals of what cannot be rated.
+
+use crate::common::*;
+use std::path::Path;
+
+/// A small guideline versus run: 5 candidates, 3 peers drawn each generation, the hand-set
+/// weights as the anchor, a hall of fame of one, short capped games.
+const GUIDELINE: &str = r#"
+name = "selfplay"
+seed = 3
+generations = 3
+games = 2
+max_pieces = 40
+validation_games = 4
+validate_every = 2
+final_games = 4
+validation_max_pieces = 40
+validation_seed = 11
+hall_of_fame = 1
+
+[game]
+game = "tetris"
+rules = "guideline"
+beam_width = 4
+opponents = ["hand"]
+
+[matches]
+peers = 3
+
+[optimizer]
+kind = "cmaes"
+
+[cmaes]
+population = 5
+sigma0 = 0.1
+"#;
+
+/// A Connect Four round robin: every candidate meets every other, `random` is the anchor.
+const CONNECT: &str = r#"
+name = "selfplay"
+seed = 4
+generations = 3
+games = 2
+validation_games = 8
+validate_every = 1
+final_games = 8
+validation_seed = 9
+hall_of_fame = 1
+
+[game]
+game = "connect"
+opponents = ["random"]
+
+[matches]
+
+[ga]
+population = 6
+elitism = 1
+"#;
+
+fn evolve(dir: &Path, config: &str, out: &str, threads: &str) {
+    let o = run_in(
+        dir,
+        &[
+            "evolve",
+            "--config",
+            config,
+            "--quiet",
+            "--out",
+            out,
+            "--threads",
+            threads,
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn assert_same(dir: &Path, a: &str, b: &str, what: &str) {
+    for name in ["history.csv", "best.toml", "checkpoint.json"] {
+        assert_eq!(
+            read(&dir.join(a), name),
+            read(&dir.join(b), name),
+            "{what}: {name} differs"
+        );
+    }
+}
+
+/// The value of `column` in each row of `history.csv`.
+fn column(history: &str, column: &str) -> Vec<String> {
+    let mut lines = history.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = header.iter().position(|&h| h == column).unwrap();
+    lines
+        .map(|l| l.split(',').nth(at).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_guideline_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("run.toml"), GUIDELINE).unwrap();
+    evolve(dir.path(), "run.toml", "whole", "1");
+    evolve(dir.path(), "run.toml", "two", "2");
+    assert_same(dir.path(), "whole", "two", "1 and 2 threads");
+
+    let history = read(&dir.path().join("whole"), "history.csv");
+    // Games so far: 5 candidates × 2 games × (1 anchor + hall + 3 peers) a generation; the
+    // hall of fame is empty in generation 0 and holds one best from then on.
+    assert_eq!(column(&history, "evaluations"), ["40", "90", "140"]);
+    // Each best's rating carries its interval: finite and positive.
+    for ci in column(&history, "best_ci") {
+        let ci: f64 = ci.parse().unwrap();
+        assert!(ci.is_finite() && ci > 0.0, "{history}");
+    }
+    let page = read(&dir.path().join("whole"), "report.html");
+    assert!(
+        page.contains("in logistic Elo above `hand`"),
+        "the rating chart names its anchor"
+    );
+    assert!(
+        page.contains("right: the best before it (generation"),
+        "the page replays the best against the previous best"
+    );
+
+    let short = GUIDELINE.replace("generations = 3", "generations = 2");
+    std::fs::write(dir.path().join("short.toml"), short).unwrap();
+    evolve(dir.path(), "short.toml", "cut", "2");
+    let cut = dir.path().join("cut");
+    let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 3");
+    std::fs::write(cut.join("run.toml"), run_toml).unwrap();
+    resume_gives_whole(dir.path(), "a self-play run");
+}
+
+#[test]
+fn a_connect_round_robin_is_the_same_at_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("run.toml"), CONNECT).unwrap();
+    evolve(dir.path(), "run.toml", "a", "1");
+    evolve(dir.path(), "run.toml", "b", "2");
+    assert_same(dir.path(), "a", "b", "1 and 2 threads");
+    let history = read(&dir.path().join("a"), "history.csv");
+    // Games so far: 6 candidates × 2 games × (1 anchor + hall + 6 peers, themselves included
+    // and not counted in the ratings) a generation.
+    assert_eq!(column(&history, "evaluations"), ["84", "180", "276"]);
+    // Ratings against `random`: every row's best has a finite rating.
+    for best in column(&history, "best") {
+        assert!(best.parse::<f64>().unwrap().is_finite(), "{history}");
+    }
+}
+
+#[test]
+fn what_cannot_be_rated_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |config: String, want: &str| {
+        std::fs::write(dir.path().join("bad.toml"), config).unwrap();
+        let o = run_in(
+            dir.path(),
+            &["evolve", "--config", "bad.toml", "--quiet", "--out", "bad"],
+        );
+        assert_one_line_error(&o, want);
+        assert!(!dir.path().join("bad").exists(), "{want}: no run folder");
+    };
+    refused(
+        "generations = 1\n[game]\ngame = \"tetris\"\n[matches]\n".into(),
+        "[matches] needs a two-player game; tetris (research 10x20, uniform pieces) is played alone",
+    );
+    refused(
+        "generations = 1\n[game]\ngame = \"tetris\"\nrules = \"guideline\"\nmode = \"sprint\"\n[matches]\n"
+            .into(),
+        "[matches] needs a two-player game; tetris (guideline",
+    );
+    let parity = root().join("weights/connect/parity.toml");
+    refused(
+        format!(
+            "generations = 1\n[game]\ngame = \"tetris\"\nrules = \"guideline\"\nopponents = [{parity:?}]\n[matches]\n"
+        ),
+        "it holds connect weights, not guideline tetris weights",
+    );
+    refused(
+        "generations = 1\n[game]\ngame = \"connect\"\n[matches]\npeers = 0\n".into(),
+        "[matches] peers must be at least 1 (leave it out for a round robin)",
+    );
+}

@@ -1,0 +1,239 @@
+//! `versus` and `tbp`: matches between two guideline players, the Tetris Bot Protocol both
+//! ways, and what a match reports.
+
+use crate::common::{self, assert_each_refused, json, root, run};
+use serde_json::json;
+
+const HAND: &str = "weights/versus/hand.toml";
+
+fn versus(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["versus", HAND, HAND, "--json", "--quiet"];
+    args.extend_from_slice(extra);
+    json(&run(&args))
+}
+
+#[test]
+fn a_player_against_itself_splits_every_pair() {
+    // The same player on both sides of a pair on one seed plays the same game twice with the
+    // sides swapped: one win and one loss.
+    let report = versus(&["--games", "16", "--seed", "3"]);
+    assert_eq!(report["pairs"], json!([0, 0, 8, 0, 0]));
+    assert_eq!(
+        (report["wins"].as_u64(), report["losses"].as_u64()),
+        (Some(8), Some(8))
+    );
+    assert_eq!(report["score"], json!(0.5));
+    assert_eq!(report["elo"], json!(0.0));
+}
+
+#[test]
+fn a_margin_grows_attacks_and_ends_matches_sooner() {
+    let pieces = |extra: &[&str]| {
+        let mut args = vec!["--games", "16", "--seed", "3"];
+        args.extend_from_slice(extra);
+        let report = versus(&args);
+        // Still the same player on both sides: each pair split.
+        assert_eq!(report["pairs"], json!([0, 0, 8, 0, 0]), "{extra:?}");
+        report["pieces"].as_f64().unwrap()
+    };
+    assert_eq!(pieces(&[]), 108.625);
+    // From piece 20 attacks grow 1 % a piece, then 50 %: at 50 % a tetris sends 6 rows at
+    // piece 21 and a double 2 from piece 22.
+    assert_eq!(pieces(&["--margin", "20"]), 89.75);
+    assert_eq!(
+        pieces(&["--margin", "20", "--margin-increase", "50"]),
+        35.25
+    );
+}
+
+#[test]
+fn a_match_is_the_same_at_any_thread_count() {
+    let one = versus(&[
+        "--games",
+        "12",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--max-pieces",
+        "150",
+    ]);
+    let two = versus(&[
+        "--games",
+        "12",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--max-pieces",
+        "150",
+    ]);
+    assert_eq!(one, two);
+    assert_eq!(one["games"], json!(12));
+}
+
+#[test]
+fn a_weights_file_behind_tbp_plays_as_the_file_itself() {
+    // stacktune's own bot, started as a TBP bot by stacktune's front end: the same games,
+    // move for move, as the weights file playing in process (hand.toml weighs nothing the
+    // protocol does not carry), so both ends and the conversions agree.
+    let bot = format!(
+        "tbp:{} tbp --weights {HAND}",
+        env!("CARGO_BIN_EXE_stacktune")
+    );
+    let flags = [
+        "--games",
+        "4",
+        "--seed",
+        "11",
+        "--threads",
+        "1",
+        "--think-ms",
+        "0",
+        "--json",
+        "--quiet",
+    ];
+    let direct = json(&run(&[&["versus", HAND, HAND], &flags[..]].concat()));
+    let behind = json(&run(&[&["versus", HAND, bot.as_str()], &flags[..]].concat()));
+    for field in ["wins", "draws", "losses", "pairs", "pieces", "endings"] {
+        assert_eq!(direct[field], behind[field], "{field}");
+    }
+}
+
+#[test]
+fn hand_names_the_compiled_in_hand_set_weights() {
+    // `hand`, as a run names its opponent, is the shipped file itself: the same games.
+    let flags = ["--games", "6", "--seed", "12", "--json", "--quiet"];
+    let file = json(&run(&[&["versus", HAND, HAND], &flags[..]].concat()));
+    let named = json(&run(&[&["versus", "hand", HAND], &flags[..]].concat()));
+    assert_eq!(named["first"], "hand");
+    for field in ["wins", "draws", "losses", "pairs", "pieces", "endings"] {
+        assert_eq!(file[field], named[field], "{field}");
+    }
+}
+
+#[test]
+fn sprt_rejects_a_player_that_is_not_better() {
+    let report = versus(&[
+        "--sprt",
+        "--elo0",
+        "0",
+        "--elo1",
+        "10",
+        "--games",
+        "1000",
+        "--threads",
+        "2",
+    ]);
+    let sprt = &report["sprt"];
+    assert_eq!(sprt["verdict"], "H0");
+    assert!(sprt["llr"].as_f64().unwrap() <= sprt["bounds"][0].as_f64().unwrap());
+    // The verdict falls at a look, every 8 pairs: well before the 1,000 games.
+    let games = report["games"].as_u64().unwrap();
+    assert!(games.is_multiple_of(16) && games < 1000, "{games}");
+}
+
+#[test]
+fn the_replay_page_holds_both_boards_and_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("match.html");
+    let page_arg = page.to_str().unwrap();
+    let args = [
+        "versus",
+        HAND,
+        HAND,
+        "--games",
+        "2",
+        "--quiet",
+        "--replay-html",
+        page_arg,
+    ];
+    assert!(run(&args).status.success());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(r#""kind":"match""#));
+    assert!(html.contains(
+        "stacktune versus weights/versus/hand.toml weights/versus/hand.toml --seed 0 --games 1"
+    ));
+    common::assert_one_line_error(&run(&args), "already exists");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), html);
+}
+
+#[test]
+fn bad_players_and_settings_are_one_line() {
+    let base = ["versus", HAND];
+    assert_each_refused(
+        &root(),
+        &base,
+        &[
+            (
+                &["weights/nothing.toml"],
+                "cannot read weights file weights/nothing.toml",
+            ),
+            (
+                &["weights/tetris/dellacherie.toml"],
+                "weights file weights/tetris/dellacherie.toml: it holds tetris weights, not guideline tetris weights",
+            ),
+            (&["tbp:"], "player `tbp:`: the bot command is empty"),
+            (
+                &[HAND, "--sprt", "--elo0", "5", "--elo1", "5"],
+                "--sprt: SPRT needs finite elo0 < elo1",
+            ),
+            (
+                &[HAND, "--mode", "sprint"],
+                "--mode and --opponent choose play's episodes",
+            ),
+            (&[HAND, "--width", "8"], "--width is a"),
+            (
+                &[HAND, "--margin-increase", "2"],
+                "--margin-increase needs --margin, the piece attacks start growing at",
+            ),
+            (
+                &[HAND, "--margin", "10", "--margin-increase", "0"],
+                "--margin-increase 0 is out of range 1..=1000 (per cent a piece)",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn the_tbp_bot_answers_a_front_end() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["tbp", "--weights", HAND])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let board = vec![vec![serde_json::Value::Null; 10]; 40];
+    let messages = [
+        json!({"type": "rules", "randomizer": "seven_bag"}),
+        json!({"type": "start", "hold": null, "queue": ["T", "I", "O", "L", "J", "S"], "combo": 0,
+               "back_to_back": false, "board": board}),
+        json!({"type": "suggest"}),
+        json!({"type": "quit"}),
+    ];
+    let mut input = bot.stdin.take().unwrap();
+    for m in &messages {
+        writeln!(input, "{m}").unwrap();
+    }
+    drop(input);
+    let out = bot.wait_with_output().unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "info");
+    assert_eq!(lines[0]["name"], "stacktune");
+    assert_eq!(lines[1], json!({"type": "ready"}));
+    assert_eq!(lines[2]["type"], "suggestion");
+    // The hand-set weights (Cold Clear's) keep the T for a T-spin: they hold it and lay the I
+    // flat at the left wall.
+    assert_eq!(
+        lines[2]["moves"],
+        json!([{"location": {"type": "I", "orientation": "north", "x": 1, "y": 0}, "spin": "none"}])
+    );
+    assert_eq!(lines.len(), 3);
+}

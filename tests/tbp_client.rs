@@ -432,9 +432,16 @@ impl FakeBot<'_> {
     }
 
     /// Answers `suggest`, except for the second in a failing mode, which crashes, hangs,
-    /// prints garbage or closes its output instead.
+    /// prints garbage or closes its output instead; `close-input` closes its input before it
+    /// answers the first.
     fn suggest(&mut self) {
         self.suggests += 1;
+        if self.suggests == 1 && self.mode == "close-input" {
+            // SAFETY: closes this process's standard input, which nothing here reads again:
+            // the front end's `play` after this suggestion finds no reader (its write fails
+            // with EPIPE, which would kill it by SIGPIPE if it did not survive it).
+            unsafe { libc::close(0) };
+        }
         if self.suggests == 2 {
             match self.mode {
                 "crash" => std::process::exit(3),
@@ -527,9 +534,90 @@ fn versus_scores_a_failing_bot_as_a_loss_and_plays_on() {
     }
 }
 
+/// A bot that closes its input mid-game (the front end's next write fails with EPIPE) loses
+/// that game with its reason in `versus`, `play` and `evolve` alike: none of them is killed by
+/// SIGPIPE, whichever command started the bot.
+fn a_bot_that_closes_its_input_loses_in_every_command() {
+    // Whether the bot has exited by the front end's write (it ends once its input is gone)
+    // decides which of the two the fault says; either way it is the write of `play`.
+    let report = versus_against("close-input", &[]);
+    let endings = report["endings"].as_object().unwrap();
+    let (reason, games) = endings.iter().next().unwrap();
+    assert!(
+        endings.len() == 1
+            && games == 2
+            && (reason == "second failed: the bot closed its input while sending `play`"
+                || reason == "second failed: the bot ended (exit status: 0) while sending `play`"),
+        "{endings:?}"
+    );
+    let bot = format!(
+        "tbp:{} --fake-bot close-input",
+        std::env::current_exe().unwrap().display()
+    );
+    let hand = "weights/versus/hand.toml";
+    let play = [
+        "play",
+        "--weights",
+        hand,
+        "--opponent",
+        &bot,
+        "--games",
+        "2",
+        "--json",
+        "--quiet",
+    ];
+    let out = stacktune(&play);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["opponents"][0]["wins"], json!(2), "{report}");
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let evolve = [
+        "evolve",
+        "--game",
+        "tetris",
+        "--rules",
+        "guideline",
+        "--opponent",
+        &bot,
+        "--generations",
+        "1",
+        "--population",
+        "2",
+        "--games",
+        "1",
+        "--max-pieces",
+        "20",
+        "--quiet",
+        "--out",
+    ];
+    let mut args: Vec<&str> = evolve.to_vec();
+    args.push(run.to_str().unwrap());
+    stacktune(&args);
+}
+
+/// Runs the `stacktune` binary from the repository's root, which must succeed.
+fn stacktune(args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 type Test = (&'static str, fn());
 
 const TESTS: &[Test] = &[
+    (
+        "a_bot_that_closes_its_input_loses_in_every_command",
+        a_bot_that_closes_its_input_loses_in_every_command,
+    ),
     (
         "a_good_bot_plays_through_the_lifecycle",
         a_good_bot_plays_through_the_lifecycle,

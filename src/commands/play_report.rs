@@ -63,7 +63,7 @@ pub(super) fn print_per_game(report: &PlayReport, names: &[&str]) {
     }
     println!("{header}");
     for row in &report.per_game {
-        let mut line = format!("{:<width$}  {:>8}", row.game, row.score);
+        let mut line = format!("{:<width$}  {:>8}", row.game, score_text(row.score));
         for name in names {
             line += &format!("  {:>8}", row.counts[name]);
         }
@@ -80,10 +80,24 @@ pub(super) fn print_report(report: &PlayReport, measure: &str, weights: &Path, g
     println!("mean {measure:<8} {:.1} ± {:.1} (95 % CI)", s.mean, s.ci95);
     println!("median        {:.1}", s.median);
     println!("std           {:.1}", s.std);
-    println!("min / max     {} / {}", s.min, s.max);
+    println!(
+        "min / max     {} / {}",
+        score_text(s.min),
+        score_text(s.max)
+    );
     println!("pieces        {}", report.total_pieces);
     println!("pieces/s      {:.0}", report.pieces_per_second);
     if let Some(line) = report.capped.line(s.games as u64) {
         println!("capped        {line}");
+    }
+}
+
+/// A game's score as a reader takes it in: a count (lines, points) whole, a rate (sprint's
+/// lines per 100 pieces) to two decimals; `--json` keeps every digit.
+fn score_text(score: f64) -> String {
+    if score.fract() == 0.0 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.2}")
     }
 }

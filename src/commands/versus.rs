@@ -250,9 +250,10 @@ fn print(r: &VersusReport) {
     println!("first     {}", r.first);
     println!("second    {}", r.second);
     println!(
-        "games     {} ({} pairs, seed {}): both sides on the same pieces, each pair's sides swapped",
+        "games     {} ({} pair{}, seed {}): both sides on the same pieces, each pair's sides swapped",
         r.games,
         r.games / 2,
+        if r.games / 2 == 1 { "" } else { "s" },
         r.seed
     );
     println!(
@@ -264,8 +265,10 @@ fn print(r: &VersusReport) {
         r.score, r.score_ci[0], r.score_ci[1]
     );
     println!(
-        "elo       {:+.1} [{:+.1}, {:+.1}] (logistic, first against second)",
-        r.elo, r.elo_ci[0], r.elo_ci[1]
+        "elo       {} [{}, {}] (logistic, first against second)",
+        elo_text(r.elo),
+        elo_text(r.elo_ci[0]),
+        elo_text(r.elo_ci[1])
     );
     println!(
         "pairs     {} (first's points in a pair: 0, ½, 1, 1½, 2)",
@@ -291,5 +294,22 @@ fn print(r: &VersusReport) {
                 _ => "no verdict within --games",
             }
         );
+    }
+}
+
+/// An Elo difference signed, with no "-0.0" for an even match (a rounded zero has no side).
+fn elo_text(elo: f64) -> String {
+    let text = format!("{elo:+.1}");
+    if text == "-0.0" { "+0.0".into() } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_even_match_has_no_sign() {
+        assert_eq!(super::elo_text(-0.0), "+0.0");
+        assert_eq!(super::elo_text(-0.04), "+0.0");
+        assert_eq!(super::elo_text(-0.06), "-0.1");
+        assert_eq!(super::elo_text(12.34), "+12.3");
     }
 }

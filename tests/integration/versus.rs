@@ -1,7 +1,7 @@
 //! `versus` and `tbp`: matches between two guideline players, the Tetris Bot Protocol both
 //! ways, and what a match reports.
 
-use crate::common::{self, assert_each_refused, json, root, run};
+use crate::common::{self, assert_each_refused, json, root, run, stdout};
 use serde_json::json;
 
 const HAND: &str = "weights/versus/hand.toml";
@@ -24,6 +24,41 @@ fn a_player_against_itself_splits_every_pair() {
     );
     assert_eq!(report["score"], json!(0.5));
     assert_eq!(report["elo"], json!(0.0));
+}
+
+#[test]
+fn the_table_reads_as_words() {
+    // One pair: "1 pair"; an even match's Elo "+0.0" (its sign was "-0.0" when a rounding
+    // landed below zero); a sprint's rates to two decimals, not every digit of a float.
+    let table = stdout(&run(&[
+        "versus",
+        HAND,
+        HAND,
+        "--games",
+        "2",
+        "--quiet",
+        "--max-pieces",
+        "30",
+    ]));
+    assert!(table.contains("games     2 (1 pair, seed 0)"), "{table}");
+    assert!(
+        table.contains("elo       +0.0 [+0.0, +0.0] (logistic"),
+        "{table}"
+    );
+    let sprint = stdout(&run(&[
+        "play",
+        "--weights",
+        HAND,
+        "--mode",
+        "sprint",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--quiet",
+    ]));
+    assert!(sprint.contains("\n0        37.38       107"), "{sprint}");
+    assert!(sprint.contains("min / max     37.04 / 38.46\n"), "{sprint}");
 }
 
 #[test]

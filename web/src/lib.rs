@@ -44,20 +44,43 @@ fn js(e: anyhow::Error) -> JsError {
     JsError::new(&format!("{e:#}"))
 }
 
-/// The games the page plays, taken out of the registry's [`AnyGame`] so that only their code
-/// is compiled into the module (contest Tetris's would add a tenth to it).
-enum PageGame {
-    Tetris(Tetris),
-    Puyo(Puyo),
-    Connect(Connect),
+/// What the page holds of one of its games: [`Page`]`<F>` holds `F::Of<G>` for the game `G`
+/// it plays — the game itself ([`TheGame`]), a run of it ([`ItsRun`]), a batch made ready on it
+/// ([`ItsTable`]) — so one enum and one [`on_page!`] serve all three.
+trait Holds {
+    type Of<G: Playable>;
 }
 
-impl PageGame {
-    fn of(game: AnyGame) -> Js<PageGame> {
+/// One of the page's games, or what the page holds of it: the registry's [`AnyGame`] less
+/// contest and guideline Tetris, so that only these three games' code is compiled into the
+/// module (contest Tetris's would add a tenth to it).
+enum Page<F: Holds> {
+    Tetris(F::Of<Tetris>),
+    Puyo(F::Of<Puyo>),
+    Connect(F::Of<Connect>),
+}
+
+struct TheGame;
+impl Holds for TheGame {
+    type Of<G: Playable> = G;
+}
+
+struct ItsRun;
+impl Holds for ItsRun {
+    type Of<G: Playable> = SteppedRun<G>;
+}
+
+struct ItsTable;
+impl Holds for ItsTable {
+    type Of<G: Playable> = Table<G>;
+}
+
+impl Page<TheGame> {
+    fn of(game: AnyGame) -> Js<Page<TheGame>> {
         match game {
-            AnyGame::Tetris(g) => Ok(PageGame::Tetris(g)),
-            AnyGame::Puyo(g) => Ok(PageGame::Puyo(g)),
-            AnyGame::Connect(g) => Ok(PageGame::Connect(g)),
+            AnyGame::Tetris(g) => Ok(Page::Tetris(g)),
+            AnyGame::Puyo(g) => Ok(Page::Puyo(g)),
+            AnyGame::Connect(g) => Ok(Page::Connect(g)),
             AnyGame::Contest(_) => Err(JsError::new(
                 "contest Tetris is tuned on the command line, not in the browser: stacktune evolve --rules contest",
             )),
@@ -68,21 +91,21 @@ impl PageGame {
     }
 }
 
-/// Runs `$body` with `$g` bound to the game inside a [`PageGame`]; with `into $out`, the
-/// value wrapped in the variant of that enum (over the same three games) named as the game's.
-macro_rules! on_page_game {
-    ($game:expr, $g:ident => $body:expr) => {
-        match $game {
-            PageGame::Tetris($g) => $body,
-            PageGame::Puyo($g) => $body,
-            PageGame::Connect($g) => $body,
+/// Runs `$body` with `$g` bound to what a [`Page`] holds of its game; with `into`, the value
+/// held again in a [`Page`] of the same game (a run made from a game, say).
+macro_rules! on_page {
+    ($page:expr, $g:ident => into $body:expr) => {
+        match $page {
+            Page::Tetris($g) => Page::Tetris($body),
+            Page::Puyo($g) => Page::Puyo($body),
+            Page::Connect($g) => Page::Connect($body),
         }
     };
-    ($game:expr, $g:ident => into $out:ident, $body:expr) => {
-        match $game {
-            PageGame::Tetris($g) => $out::Tetris($body),
-            PageGame::Puyo($g) => $out::Puyo($body),
-            PageGame::Connect($g) => $out::Connect($body),
+    ($page:expr, $g:ident => $body:expr) => {
+        match $page {
+            Page::Tetris($g) => $body,
+            Page::Puyo($g) => $body,
+            Page::Connect($g) => $body,
         }
     };
 }
@@ -239,7 +262,7 @@ pub fn replays(config: &str, files: &str, weights: &str, file: &str) -> Js<Strin
     let weights = weights_of(&config, &game, weights)?;
     let search = config.game.search().map_err(js)?;
     let command = config.replay_command(Path::new(file), DEFAULT_MOVE_CAP);
-    let replays = on_page_game!(&PageGame::of(game)?, g => {
+    let replays = on_page!(&Page::of(game)?, g => {
         let player = Player::new(LinearPlayer::from_file(g, &weights).map_err(js)?, search);
         record_games(
             g,
@@ -318,24 +341,7 @@ pub fn moves(game: &str, board: &str, piece: Option<String>, inarow: Option<u32>
 /// doc): [`Run::step`] hands out the next batch, [`Run::played`] takes its results.
 #[wasm_bindgen]
 pub struct Run {
-    run: Stepped,
-}
-
-/// A stepped run of one of the page's games.
-enum Stepped {
-    Tetris(SteppedRun<Tetris>),
-    Puyo(SteppedRun<Puyo>),
-    Connect(SteppedRun<Connect>),
-}
-
-macro_rules! on_run {
-    ($run:expr, $r:ident => $body:expr) => {
-        match $run {
-            Stepped::Tetris($r) => $body,
-            Stepped::Puyo($r) => $body,
-            Stepped::Connect($r) => $body,
-        }
-    };
+    run: Page<ItsRun>,
 }
 
 #[wasm_bindgen]
@@ -346,7 +352,7 @@ impl Run {
     pub fn new(config: &str, files: &str) -> Js<Run> {
         let files = files_of(files)?;
         let (config, game) = game_of(config, &files).map_err(js)?;
-        let run = on_page_game!(PageGame::of(game)?, g => into Stepped,
+        let run = on_page!(Page::of(game)?, g => into
             SteppedRun::start(g, config, files).map_err(js)?
         );
         Ok(Run { run })
@@ -358,7 +364,7 @@ impl Run {
         let files = files_of(files)?;
         let (config, game) = game_of(config, &files).map_err(js)?;
         let history = (!history_csv.is_empty()).then_some(history_csv.as_bytes());
-        let run = on_page_game!(PageGame::of(game)?, g => into Stepped,
+        let run = on_page!(Page::of(game)?, g => into
             SteppedRun::resume(g, config, files, checkpoint, history).map_err(js)?
         );
         Ok(Run { run })
@@ -366,7 +372,7 @@ impl Run {
 
     /// The next batch to play (JSON, for [`Games`]), or undefined once the run is over.
     pub fn step(&mut self) -> Js<Option<String>> {
-        match on_run!(&mut self.run, r => r.step()).map_err(js)? {
+        match on_page!(&mut self.run, r => r.step()).map_err(js)? {
             Some(batch) => Ok(Some(json(&batch)?)),
             None => Ok(None),
         }
@@ -374,25 +380,25 @@ impl Run {
 
     /// The results of the batch [`Run::step`] gave, as [`Games::play`]'s words, in its order.
     pub fn played(&mut self, words: Vec<u64>) -> Js<()> {
-        on_run!(&mut self.run, r => r.played(decode(&words))).map_err(js)
+        on_page!(&mut self.run, r => r.played(decode(&words))).map_err(js)
     }
 
     /// Where the run is, for the page: `{features, generations, history, finish}`, the
     /// history's rows as the report page reads them, and once the run is over its held-out
     /// figures and best.toml.
     pub fn state(&self) -> Js<String> {
-        on_run!(&self.run, r => state_of(r))
+        on_page!(&self.run, r => state_of(r))
     }
 
     /// history.csv as `evolve` writes it.
     pub fn history_csv(&self) -> Js<String> {
-        let bytes = on_run!(&self.run, r => r.history_csv()).map_err(js)?;
+        let bytes = on_page!(&self.run, r => r.history_csv()).map_err(js)?;
         String::from_utf8(bytes).map_err(|e| js(e.into()))
     }
 
     /// The sealed checkpoint after the last generation done, for [`Run::resume`].
     pub fn checkpoint(&self) -> Js<String> {
-        on_run!(&self.run, r => r.checkpoint()).map_err(js)
+        on_page!(&self.run, r => r.checkpoint()).map_err(js)
     }
 }
 
@@ -439,15 +445,8 @@ fn state_of<G: Playable>(run: &SteppedRun<G>) -> Js<String> {
 /// however many ranges of it the worker plays.
 #[wasm_bindgen]
 pub struct Games {
-    table: Tables,
+    table: Page<ItsTable>,
     pairs: u64,
-}
-
-/// A batch made ready on one of the page's games.
-enum Tables {
-    Tetris(Table<Tetris>),
-    Puyo(Table<Puyo>),
-    Connect(Table<Connect>),
 }
 
 #[wasm_bindgen]
@@ -457,8 +456,8 @@ impl Games {
     pub fn new(batch: &str) -> Js<Games> {
         let batch: Batch =
             serde_json::from_str(batch).map_err(|e| js(anyhow::anyhow!("not a batch: {e}")))?;
-        let game = PageGame::of(batch.game.build_from_settings().map_err(js)?)?;
-        let table = on_page_game!(&game, g => into Tables, Table::of_game(g, &batch).map_err(js)?);
+        let game = Page::of(batch.game.build_from_settings().map_err(js)?)?;
+        let table = on_page!(&game, g => into Table::of_game(g, &batch).map_err(js)?);
         Ok(Games {
             table,
             pairs: batch.pairs(),
@@ -476,11 +475,7 @@ impl Games {
         }
         let stop = AtomicBool::new(false);
         let (pairs, hidden) = (start..end, Progress::hidden());
-        let results = match &self.table {
-            Tables::Tetris(t) => t.play(pairs, &stop, &hidden),
-            Tables::Puyo(t) => t.play(pairs, &stop, &hidden),
-            Tables::Connect(t) => t.play(pairs, &stop, &hidden),
-        };
+        let results = on_page!(&self.table, t => t.play(pairs, &stop, &hidden));
         Ok(encode(&results.expect("nothing stops a worker's range")))
     }
 }

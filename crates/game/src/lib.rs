@@ -119,6 +119,8 @@ pub const MAX_DETAILS: usize = 8;
 /// Whatever picks the tuned side's moves: a weight set under a search (`search::Player`).
 ///
 /// Games play episodes against this trait, so a game knows nothing of evaluators or searches.
+/// A policy of one's own (a reference agent, a bot behind a protocol) is one method:
+/// [`Game`]'s example has one that always plays the lowest column.
 pub trait Policy<G: Game>: Sync {
     /// The move to play in `position`; `None` when the game offers none.
     fn choose(&self, game: &G, position: &G::Position) -> Option<G::Move>;

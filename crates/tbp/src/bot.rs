@@ -15,6 +15,55 @@ use std::io::{self, BufRead, Write};
 /// What an engine supplies to be a TBP bot. The driver calls these only in the lifecycle's
 /// order: `rules` before any `start`; `suggest`, `play` and `new_piece` only between a `start`
 /// and the `stop` that ends that game.
+///
+/// A brain of one's own keeps its game and answers in these terms, never in JSON; this one
+/// suggests each piece upright in the middle of the floor (a real one searches the board):
+///
+/// ```
+/// use stacktune_tbp::bot::{Brain, serve_with_notes};
+/// use stacktune_tbp::messages::*;
+///
+/// #[derive(Default)]
+/// struct Middle { queue: Vec<Piece> }
+///
+/// impl Brain for Middle {
+///     fn info(&self) -> Info {
+///         Info { name: "middle".into(), version: "1".into(), author: "me".into(), features: vec![] }
+///     }
+///     fn rules(&mut self, _rules: &Rules) -> Result<(), String> { Ok(()) }
+///     fn start(&mut self, start: &Start) { self.queue = start.queue.clone(); }
+///     fn suggest(&mut self) -> Suggestion {
+///         let moves = self.queue.first().map(|&piece| Move {
+///             location: Location { piece, orientation: Orientation::North, x: 4, y: 1 },
+///             spin: Spin::None,
+///         });
+///         Suggestion { moves: moves.into_iter().collect(), move_info: None }
+///     }
+///     fn play(&mut self, _mv: &Move) { self.queue.remove(0); }
+///     fn new_piece(&mut self, piece: Piece) { self.queue.push(piece); }
+///     fn stop(&mut self) { self.queue.clear(); }
+/// }
+///
+/// // A front end's side of a game: rules, the start (an empty board), a suggestion asked for.
+/// let row = format!("[{}]", ["null"; 10].join(","));
+/// let board = format!("[{}]", vec![row; 40].join(","));
+/// let input = format!(
+///     "{{\"type\":\"rules\"}}\n\
+///      {{\"type\":\"start\",\"hold\":null,\"queue\":[\"T\",\"I\"],\"combo\":0,\"back_to_back\":false,\"board\":{board}}}\n\
+///      {{\"type\":\"suggest\"}}\n{{\"type\":\"quit\"}}\n"
+/// );
+/// let (mut output, mut notes) = (Vec::new(), Vec::new());
+/// serve_with_notes(input.as_bytes(), &mut output, &mut notes, &mut Middle::default())?;
+/// let lines: Vec<&str> = std::str::from_utf8(&output).unwrap().lines().collect();
+/// assert!(lines[0].starts_with(r#"{"type":"info","name":"middle""#));
+/// assert_eq!(lines[1], r#"{"type":"ready"}"#);
+/// assert_eq!(
+///     lines[2],
+///     r#"{"type":"suggestion","moves":[{"location":{"type":"T","orientation":"north","x":4,"y":1},"spin":"none"}]}"#
+/// );
+/// assert!(notes.is_empty());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub trait Brain {
     /// The bot's name, version, author and features, sent first.
     fn info(&self) -> Info;

@@ -16,6 +16,62 @@ use serde::{Deserialize, Serialize};
 use stacktune_base::math;
 
 /// One step-wise optimiser: the candidates of this generation, then their fitness.
+///
+/// The run asks, plays every candidate's games, tells, and checkpoints in between; an
+/// optimiser holds only its state, so it never sees a game, a thread or a file. One of one's
+/// own (a compass search: each weight a step up and down, the best kept, the step halved when
+/// none is better):
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rand_chacha::ChaCha8Rng;
+/// use stacktune_tune::{Optimizer, rank};
+///
+/// struct Compass { centre: Vec<f64>, best: f64, step: f64, candidates: Vec<Vec<f64>> }
+///
+/// impl Compass {
+///     fn new(centre: Vec<f64>, step: f64) -> Compass {
+///         let mut c = Compass { centre, best: f64::NEG_INFINITY, step, candidates: vec![] };
+///         c.spread();
+///         c
+///     }
+///     /// The centre first, then a step up and down along each weight.
+///     fn spread(&mut self) {
+///         self.candidates = vec![self.centre.clone()];
+///         for i in 0..self.centre.len() {
+///             for sign in [1.0, -1.0] {
+///                 let mut w = self.centre.clone();
+///                 w[i] += sign * self.step;
+///                 self.candidates.push(w);
+///             }
+///         }
+///     }
+/// }
+///
+/// impl Optimizer for Compass {
+///     fn ask(&self) -> &[Vec<f64>] { &self.candidates }
+///     fn tell(&mut self, fitness: &[f64], _rng: &mut ChaCha8Rng) {
+///         let top = rank(fitness)[0];
+///         if fitness[top] > self.best && top != 0 {
+///             self.centre = self.candidates[top].clone();
+///         } else {
+///             self.step /= 2.0;
+///         }
+///         self.best = self.best.max(fitness[top]);
+///         self.spread();
+///     }
+///     fn sigma(&self) -> f64 { self.step }
+/// }
+///
+/// // Fitness peaks at (0.25, -0.5); the run's loop, without games.
+/// let fitness = |w: &[f64]| -(w[0] - 0.25).powi(2) - (w[1] + 0.5).powi(2);
+/// let (mut compass, mut rng) = (Compass::new(vec![0.0, 0.0], 0.5), ChaCha8Rng::seed_from_u64(1));
+/// for _ in 0..20 {
+///     let scores: Vec<f64> = compass.ask().iter().map(|w| fitness(w)).collect();
+///     compass.tell(&scores, &mut rng);
+/// }
+/// assert_eq!(compass.ask()[0], vec![0.25, -0.5]);
+/// ```
 pub trait Optimizer {
     /// The candidates to score this generation.
     fn ask(&self) -> &[Vec<f64>];

@@ -150,7 +150,52 @@ pub fn vector(player: &LinearPlayer, features: usize) -> Vec<f64> {
     (0..features).map(|i| player.weight(i)).collect()
 }
 
-/// What plays batches.
+/// What plays batches: [`Local`] on this machine's threads, `Cluster` over MPI's ranks, a
+/// browser's Web Workers. The run never knows which; results come back in pair order, so the
+/// run's bytes do not depend on it.
+///
+/// A backend of one's own (one that sends ranges of `0..batch.pairs()` to machines of its own,
+/// say) implements `play`; this one plays as [`Local`] does and counts the games it was given:
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+/// use stacktune_base::progress::Progress;
+/// use stacktune_game::{EpisodeResult, Game};
+/// use stacktune_players::{registry::Build, with_game};
+/// use stacktune_run::backend::{Backend, Batch, GameData, Local};
+/// use stacktune_run::{RunConfig, held_out_batch};
+///
+/// struct Counting(AtomicU64);
+///
+/// impl Backend for Counting {
+///     fn play(
+///         &self,
+///         batch: &Batch,
+///         stop: &AtomicBool,
+///         progress: &Progress,
+///     ) -> anyhow::Result<Option<Vec<EpisodeResult>>> {
+///         self.0.fetch_add(batch.pairs(), Ordering::Relaxed);
+///         Local.play(batch, stop, progress)
+///     }
+/// }
+///
+/// // Tetris 6 wide and 10 high, every feature weighing -1, 8 held-out games of 200 pieces.
+/// let config = RunConfig::from_text(
+///     "seed = 1\nvalidation_max_pieces = 200\n[game]\ngame = \"tetris\"\nwidth = 6\nheight = 10\n",
+/// )?;
+/// let data = GameData::new(&config.game)?;
+/// let features = with_game!(config.game.build()?, g => g.feature_names().len());
+/// let batch = held_out_batch(&data, &vec![-1.0; features], 8, &config);
+///
+/// let backend = Counting(AtomicU64::new(0));
+/// let results = backend.play(&batch, &AtomicBool::new(false), &Progress::hidden())?;
+/// let mut results = results.expect("nothing stopped it");
+/// assert_eq!((results.len(), backend.0.into_inner()), (8, 8));
+/// // The same games on this machine's threads alone: the same results, in the same order.
+/// let local = Local.play(&batch, &AtomicBool::new(false), &Progress::hidden())?.unwrap();
+/// assert!(results.drain(..).zip(local).all(|(a, b)| a.score == b.score && a.moves == b.moves));
+/// # Ok::<(), anyhow::Error>(())
+/// ```
 pub trait Backend {
     /// Plays every pair of `batch`, telling `progress` of moves and finished games; `None`
     /// when `stop` was raised before every game was played.

@@ -14,59 +14,13 @@
 //! that picks moves, such as a bot behind the Tetris Bot Protocol; the match never knows
 //! which.
 
+use super::contestant::Failed;
+pub use super::contestant::{Contestant, PolicySide};
 use super::rules::Side;
 use super::tbp::front::BotSide;
 use super::{Guideline, Move, OpponentKind};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use stacktune_game::Policy;
-
-/// Whatever picks one side's moves in a match.
-pub trait Contestant {
-    /// The side's position changed by more than its own moves (the game began, garbage
-    /// rose): a contestant with a state of its own re-reads it. An error forfeits the game.
-    fn sync(&mut self, game: &Guideline, side: &Side) -> Result<(), String>;
-    /// The move to play; an error (no move, a crash, a move the rules do not offer) forfeits.
-    fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String>;
-    /// `mv` was played, leaving `side` (its next piece dealt).
-    fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String>;
-    /// Whether the side was told to stop (Ctrl-C): the match ends where it is, and whoever
-    /// plays it drops it.
-    fn stopped(&self) -> bool {
-        false
-    }
-}
-
-/// A weight set under a search as a contestant: it reads the position afresh every move.
-pub struct PolicySide<'a, P> {
-    player: &'a P,
-}
-
-impl<'a, P> PolicySide<'a, P> {
-    pub fn new(player: &'a P) -> PolicySide<'a, P> {
-        PolicySide { player }
-    }
-}
-
-impl<P: Policy<Guideline>> Contestant for PolicySide<'_, P> {
-    fn sync(&mut self, _: &Guideline, _: &Side) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn choose(&mut self, game: &Guideline, side: &Side) -> Result<Move, String> {
-        self.player
-            .choose(game, side)
-            .ok_or_else(|| "no placement left".to_string())
-    }
-
-    fn played(&mut self, _: &Guideline, _: Move, _: &Side) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn stopped(&self) -> bool {
-        self.player.stopped()
-    }
-}
 
 /// The seeds of one match: both sides' pieces, and each side's garbage holes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,22 +236,5 @@ impl OpponentKind {
                 Err(fault) => Box::new(Failed(fault.to_string())),
             },
         }
-    }
-}
-
-/// A side that could not start: it loses at its first move with this reason.
-struct Failed(String);
-
-impl Contestant for Failed {
-    fn sync(&mut self, _: &Guideline, _: &Side) -> Result<(), String> {
-        Err(self.0.clone())
-    }
-
-    fn choose(&mut self, _: &Guideline, _: &Side) -> Result<Move, String> {
-        Err(self.0.clone())
-    }
-
-    fn played(&mut self, _: &Guideline, _: Move, _: &Side) -> Result<(), String> {
-        Err(self.0.clone())
     }
 }

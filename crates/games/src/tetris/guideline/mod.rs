@@ -6,6 +6,7 @@
 //! mask a column) with its own move generator ([`movegen`]). An episode is a match against an
 //! opponent ([`Mode::Versus`], see [`matches`]) or one of three solo modes.
 
+mod contestant;
 pub mod features;
 pub mod listing;
 pub mod matches;

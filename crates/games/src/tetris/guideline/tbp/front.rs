@@ -8,7 +8,7 @@
 //! valid move loses the game with its reason; the match goes on.
 
 use super::{legal_move, piece, start_of, tbp_move};
-use crate::tetris::guideline::matches::Contestant;
+use crate::tetris::guideline::contestant::Contestant;
 use crate::tetris::guideline::rules::Side;
 use crate::tetris::guideline::{Guideline, Move};
 use stacktune_tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};

@@ -241,6 +241,8 @@ const REPORT = {
     left: "左", right: "右",
     chain: "{n} 連鎖",
     "chain-fired": "{n} 連鎖!",
+    line: "{n} ライン消し",
+    lines: "{n} ライン消し",
     column: "{who} が {c} 列目に",
     "in-a-row": "{who} が {n} つ並べた",
     status: "{total} 手中 {moves} 手目 · ここまでの {score}:{value}",

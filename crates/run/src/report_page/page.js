@@ -38,6 +38,8 @@ const REPORT_WORDS_EN = {
   left: "left", right: "right",
   chain: "{n}-chain",
   "chain-fired": "chain {n}!",
+  line: "{n} line",
+  lines: "{n} lines",
   column: "{who} in column {c}",
   "in-a-row": "{who} has {n} in a row",
   status: "move {moves} of {total} · {score} so far: {value}",
@@ -240,7 +242,7 @@ const RULES = {
         });
       });
       const out = topout ? { grid: g, cleared: 0 } : removeFull(g);
-      return { g: out.grid, queue: s.queue.slice(1).concat([drawn]), note: out.cleared ? `${out.cleared} line${out.cleared > 1 ? "s" : ""}` : "" };
+      return { g: out.grid, queue: s.queue.slice(1).concat([drawn]), note: out.cleared ? w(out.cleared > 1 ? "lines" : "line", { n: out.cleared }) : "" };
     },
     rows(s) { return s.g.map((r) => r.map((c) => (c === "." ? "." : "#")).join("")); },
     pieces(s) { return chip("piece", s.queue.slice(0, 1)) + (s.queue.length > 1 ? chip("next", s.queue.slice(1)) : ""); },
@@ -260,7 +262,7 @@ const RULES = {
         for (const [dx, dy] of setup.shapes[piece][state]) g[y + dy][x + dx] = piece;
         const out = removeFull(g);
         g = out.grid;
-        if (out.cleared) note = `${out.cleared} line${out.cleared > 1 ? "s" : ""}`;
+        if (out.cleared) note = w(out.cleared > 1 ? "lines" : "line", { n: out.cleared });
       }
       if (fresh !== 0) { g = grid(fresh); note = "game over: a fresh board"; }
       return { g, cur: s.next[0], hold: held, next: s.next.slice(1).concat([drawn]), note };

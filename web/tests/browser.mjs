@@ -30,7 +30,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
 import { launch, open, serve } from "./browser-harness.mjs";
 
@@ -44,8 +44,10 @@ const text = (...path) => readFileSync(join(...path), "utf8");
 const config = text(root, "web/tests/small-run.toml");
 const want = { best: text(native, "run/best.toml"), history: text(native, "run/history.csv") };
 const BEST_POINTS = "#fitness-chart circle.pt[data-series=best]";
-const stacktune =
-  process.env.STACKTUNE ?? join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "release", "stacktune");
+// Absolute: it runs in another folder.
+const stacktune = resolve(
+  process.env.STACKTUNE ?? join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "release", "stacktune"),
+);
 
 async function downloaded(page, button) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(button)]);

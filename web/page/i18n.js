@@ -41,14 +41,16 @@ const TEXT = {
     stop: "Stop",
     resume: "Resume",
     discard: "New run",
-    idle: "Press Start to evolve from the weights above.",
-    "status.generation": "Generation {g} of {n}: {done} of {total} games",
-    "status.validation": "Generation {g} of {n}: checking the best on held-out games ({done} of {total})",
+    idle: "Press Start to evolve from the player's weights (the table below).",
+    "status.generation": "Generation {g} (of 0 to {last}): {done} of {total} games",
+    "status.validation": "Generation {g} (of 0 to {last}): checking the best on held-out games ({done} of {total})",
     "status.final": "Final check on {total} held-out games: {done} done",
     "status.speed": "{rate} placements/s with {workers} workers, {elapsed} elapsed",
-    "status.stopped": "Stopped after generation {g} of {n}. Resume continues it exactly where it was.",
-    "status.saved": "A run saved in this browser is at generation {g} of {n}: Resume continues it.",
-    "status.done": "Done: {n} generations in {elapsed}.",
+    "duration.s": "{s} s",
+    "duration.min": "{m} min {s} s",
+    "status.stopped": "Stopped during generation {g} (of 0 to {last}). Resume continues it exactly where it was.",
+    "status.saved": "A run saved in this browser stopped during generation {g} (of 0 to {last}): Resume continues it.",
+    "status.done": "Done: generations 0 to {last} in {elapsed}.",
     "status.restored": "Your last run, as this browser kept it.",
     fitness: "Fitness per generation",
     "weights.chart": "Best weights per generation",
@@ -65,7 +67,7 @@ const TEXT = {
     "download.history": "Download history.csv",
     "download.config": "Download run.toml",
     "download.start": "Download start.toml",
-    "use.best": "Use the evolved weights above",
+    "use.best": "Use the evolved weights in the table below",
     "start.note": "The run starts from your edited weights (start.toml): download both files to run it with the stacktune command.",
     commands: "The same with the stacktune command",
     "commands.help": "In a clone of the repository, after cargo build --release:",
@@ -78,7 +80,7 @@ const TEXT = {
     "vs.it": "The player plays first",
     "vs.depth": "Search depth",
     "vs.new": "New game",
-    "vs.mine": "the weights above",
+    "vs.mine": "the weights in the table",
     "vs.best": "the evolved weights",
     "vs.your-turn": "Your move: click a column.",
     "vs.thinking": "The player is thinking…",
@@ -88,6 +90,23 @@ const TEXT = {
     "vs.replied": "The player played column {c}.",
     "error.weight": "weight `{name}` is `{value}`: weights must be finite numbers",
     "error.busy": "A run is going: stop it first.",
+    "error.link.game": "This link names a game this page does not have ({game}): it may be cut short or from another version.",
+    "error.link.weights": "This link's player cannot be read (is the link cut short, or from another game?): {error}",
+    "error.link.short": "the link is cut short ({have} of its {want} bytes): copy it whole",
+    "error.settings": "The run settings box does not read, so nothing was started: {error}",
+    "confirm.replace": "Your run of this game ({done} of {n} generations) will be dropped for a new one. Go on?",
+    "confirm.discard": "Drop your run of this game ({done} of {n} generations)?",
+    "download.config.note": "run.toml names its weights files by their own names: keep the files downloaded with it in the same folder.",
+    "replay.game": "game",
+    "replay.back": "◀ step",
+    "replay.step": "step ▶",
+    "replay.speed": "speed",
+    "replay.1": "1 move/s",
+    "replay.5": "5 moves/s",
+    "replay.20": "20 moves/s",
+    "replay.100": "100 moves/s",
+    "replay.fast": "as fast as possible",
+    "message.close": "Click to close",
     lang: "Language",
     footer: "stacktune {version}: the engine is the command line's, compiled to WebAssembly; nothing leaves this page.",
   },
@@ -129,14 +148,16 @@ const TEXT = {
     stop: "停止",
     resume: "再開",
     discard: "新しく始める",
-    idle: "「開始」を押すと、上の重みから進化を始めます。",
-    "status.generation": "第 {g} 世代 / {n}:{total} ゲーム中 {done} ゲーム",
-    "status.validation": "第 {g} 世代 / {n}:いちばんよい重みを検証用ゲームで確認中({total} 中 {done})",
+    idle: "「開始」を押すと、AI の重み(下の表)から進化を始めます。",
+    "status.generation": "第 {g} 世代(0〜{last}):{total} ゲーム中 {done} ゲーム",
+    "status.validation": "第 {g} 世代(0〜{last}):いちばんよい重みを検証用ゲームで確認中({total} 中 {done})",
     "status.final": "検証用 {total} ゲームで最終確認中:{done} ゲーム済み",
     "status.speed": "毎秒 {rate} 手(ワーカー {workers} 個)、経過 {elapsed}",
-    "status.stopped": "第 {g} 世代 / {n} のあとで停止しました。「再開」でそのまま続きから進みます。",
-    "status.saved": "このブラウザに保存された実行は第 {g} 世代 / {n} です。「再開」で続けられます。",
-    "status.done": "完了:{n} 世代、{elapsed}。",
+    "duration.s": "{s} 秒",
+    "duration.min": "{m} 分 {s} 秒",
+    "status.stopped": "第 {g} 世代(0〜{last})の途中で停止しました。「再開」でそのまま続きから進みます。",
+    "status.saved": "このブラウザに保存された実行は第 {g} 世代(0〜{last})の途中で止まっています。「再開」で続けられます。",
+    "status.done": "完了:第 0〜{last} 世代、{elapsed}。",
     "status.restored": "前回の実行(このブラウザに保存されたもの)です。",
     fitness: "世代ごとの成績",
     "weights.chart": "世代ごとのいちばんよい重み",
@@ -153,7 +174,7 @@ const TEXT = {
     "download.history": "history.csv をダウンロード",
     "download.config": "run.toml をダウンロード",
     "download.start": "start.toml をダウンロード",
-    "use.best": "進化した重みを上の表に入れる",
+    "use.best": "進化した重みを下の表に入れる",
     "start.note": "この実行は編集した重み(start.toml)から始まります。stacktune コマンドで実行するには両方のファイルをダウンロードしてください。",
     commands: "stacktune コマンドで同じことをする",
     "commands.help": "リポジトリを clone して cargo build --release したあとで:",
@@ -166,7 +187,7 @@ const TEXT = {
     "vs.it": "AI が先手",
     "vs.depth": "読みの深さ",
     "vs.new": "新しい対戦",
-    "vs.mine": "上の重み",
+    "vs.mine": "表の重み",
     "vs.best": "進化した重み",
     "vs.your-turn": "あなたの番です:列をクリックしてください。",
     "vs.thinking": "AI が考えています…",
@@ -176,10 +197,73 @@ const TEXT = {
     "vs.replied": "AI は {c} 列目に置きました。",
     "error.weight": "重み `{name}` が `{value}` です:重みは有限の数でなければなりません",
     "error.busy": "実行中です。先に停止してください。",
+    "error.link.game": "このリンクのゲーム({game})はこのページにありません。リンクが途中で切れているか、別の版のものかもしれません。",
+    "error.link.weights": "このリンクの AI を読み込めません(リンクが途中で切れているか、別のゲームのものではありませんか?):{error}",
+    "error.link.short": "リンクが途中で切れています({want} バイト中 {have} バイト)。全体をコピーしてください",
+    "error.settings": "実行の設定を読み込めないので、何も始めていません:{error}",
+    "confirm.replace": "このゲームの実行({n} 世代中 {done} 世代済み)を捨てて、新しく始めます。よろしいですか?",
+    "confirm.discard": "このゲームの実行({n} 世代中 {done} 世代済み)を捨てますか?",
+    "download.config.note": "run.toml は重みファイルをファイル名だけで指しています。一緒にダウンロードしたファイルを同じフォルダーに置いてください。",
+    "replay.game": "ゲーム",
+    "replay.back": "◀ 戻る",
+    "replay.step": "進む ▶",
+    "replay.speed": "速さ",
+    "replay.1": "毎秒 1 手",
+    "replay.5": "毎秒 5 手",
+    "replay.20": "毎秒 20 手",
+    "replay.100": "毎秒 100 手",
+    "replay.fast": "できるだけ速く",
+    "message.close": "クリックで閉じます",
     lang: "言語",
     footer: "stacktune {version}:エンジンはコマンドラインと同じものを WebAssembly にしたものです。データはこのページの外に出ません。",
   },
 };
+
+// The report page's words (crates/run/src/report_page/page.js, its REPORT_WORDS_EN): the charts
+// and the replay. English is the script's own.
+const REPORT = {
+  ja: {
+    generation: "世代",
+    "generation.n": "第 {n} 世代",
+    best: "最良",
+    mean: "平均",
+    "held-out": "検証用ゲーム(最良の重み)",
+    "mean-std": "平均 ± 標準偏差",
+    "final-best": "最終の最良(検証用ゲーム)",
+    baseline: "手作りの重み(検証用ゲーム)",
+    "per-game": "1 ゲームあたりの {measure}",
+    rating: "レーティング({anchor} との Elo 差)",
+    "weight-axis": "重み(単位ベクトル)",
+    game: "ゲーム {n}",
+    play: "再生",
+    pause: "一時停止",
+    piece: "ミノ", pair: "組ぷよ", next: "ネクスト", current: "現在", hold: "ホールド", "to move": "手番",
+    left: "左", right: "右",
+    chain: "{n} 連鎖",
+    "chain-fired": "{n} 連鎖!",
+    line: "{n} ライン消し",
+    lines: "{n} ライン消し",
+    column: "{who} が {c} 列目に",
+    "in-a-row": "{who} が {n} つ並べた",
+    status: "{total} 手中 {moves} 手目 · ここまでの {score}:{value}",
+    "which.held-out": "{command} の検証用ゲーム {game}:このコマンドがゲーム {game} として遊ぶのと、一手一手同じゲームです。",
+    "which.game": "{command} のゲーム {game}:このコマンドがゲーム {game} として遊ぶのと、一手一手同じゲームです。",
+    mismatch: "不一致:このページの再生は記録されたゲームと {move} 手目のあとで食い違います({checks} 回の確認のうち {fails} 回)。報告してください。",
+    "checked.every": "確認済み:このページで再生した盤面は、{every} 手ごとと保存された最後の手のあとで、プログラムの盤面と一致します({checks} 回の確認)。",
+    "checked.last": "確認済み:このページで再生した盤面は、保存された最後の手のあとで、プログラムの盤面と一致します。",
+    "capped.end": "このページには最初の {stored} 手だけを保存しています(上限 {cap} 手)。ゲームは {count} 手まで続き、{score} で終わりました。",
+    "capped.end.turns": "このページには最初の {stored} 手だけを保存しています(上限 {cap} 手)。ゲームは手数の上限 {count} 手まで続き、{score} で終わりました。",
+    "turn-limit": "{count} 手で手数の上限に達しました:{score}。",
+    "move-limit": "上限の {limit} 手(--max-pieces)でゲームを止めました:{score}。",
+    "game-over": "{count} 手でゲームオーバー:{score}。",
+    capped: "このページにはゲームの {count} 手のうち最初の {stored} 手を保存しています。",
+  },
+};
+
+// The tables, for the tests (web/tests/browser.mjs): the page's words and the report page's.
+export function words(lang) {
+  return { ...(REPORT[lang] ?? {}), ...TEXT[lang] };
+}
 
 // What each feature counts, by game.
 const FEATURES = {
@@ -297,10 +381,17 @@ const FEATURES = {
 
 let language = "en";
 
+// Sets the language of the page and of the elements under `root` that name their words
+// (data-i18n), such as a replay freshly copied from its template.
+export function translate(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
 export function setLanguage(lang) {
   language = TEXT[lang] ? lang : "en";
   document.documentElement.lang = language;
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  window.REPORT_WORDS = REPORT[language] ?? {};
+  translate(document);
 }
 
 export function currentLanguage() {

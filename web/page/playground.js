@@ -7,7 +7,7 @@
 // What the user makes (edited weights and settings, the run so far) is kept in this
 // browser's localStorage, so a reload or a mistake loses nothing.
 import init, * as st from "./stacktune_web.js";
-import { LANGUAGES, currentLanguage, meaning, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, currentLanguage, meaning, setLanguage, t, translate } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "stacktune-playground";
@@ -57,8 +57,25 @@ function keepEdits(patch) {
   store({ edits: all });
 }
 
+// The runs kept in this browser, one per game (preset): {id: {preset, config, files, edited,
+// checkpoint, history, state}}. A run kept by an older page (one run, under `run`) joins them.
+function keptRuns() {
+  const kept = stored();
+  if (kept.run && !kept.runs) return { [kept.run.preset]: kept.run };
+  return kept.runs ?? {};
+}
+
+function keepRun(id, run) {
+  const runs = keptRuns();
+  if (run) runs[id] = run;
+  else delete runs[id];
+  store({ runs, run: undefined });
+}
+
 // ---------------------------------------------------------------- messages
 
+// The message bar stays in view (playground.css: fixed at the bottom of the window), so a
+// message is seen wherever the button that caused it is; a click closes it.
 function say(text, kind = "error") {
   const box = $("message");
   box.textContent = text;
@@ -82,9 +99,21 @@ function showStatus(key, vars = {}) {
   $("status").textContent = t(key, vars);
 }
 
+// The speed line, kept to be said again in another language.
+function showRate(rate) {
+  page.rate = rate;
+  $("rate").textContent = rate
+    ? t("status.speed", {
+        rate: number(Math.round(rate.placements / rate.seconds), 0),
+        workers: rate.workers,
+        elapsed: duration(rate.seconds * 1000),
+      })
+    : "";
+}
+
 function duration(ms) {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  return s < 60 ? t("duration.s", { s }) : t("duration.min", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
 }
 
 function number(x, digits = 3) {
@@ -277,6 +306,13 @@ async function choosePreset(id) {
   }
   fillEditor({ ...handWeights(), ...(mine.weights ?? {}) });
   store({ preset: page.preset.id });
+  forgetRun();
+  showStatus("idle");
+  try {
+    restoreRun();
+  } catch (error) {
+    say(error.message ?? String(error));
+  }
   showRun();
   newVersus();
 }
@@ -302,7 +338,8 @@ async function evolve() {
       const { players, games } = JSON.parse(batch);
       const total = players.length * games;
       const key = progressText(batch, page.state.history.length, page.state.generations);
-      const vars = { g: page.state.history.length + 1, n: page.state.generations, total, done: 0 };
+      // Generations count from 0, as the charts and history.csv count them.
+      const vars = { g: page.state.history.length, last: page.state.generations - 1, total, done: 0 };
       showStatus(key, vars);
       $("progress").max = total;
       $("progress").value = 0;
@@ -312,20 +349,16 @@ async function evolve() {
         $("progress").value = vars.done;
         showStatus(key, vars);
         const elapsed = performance.now() - started;
-        $("rate").textContent = t("status.speed", {
-          rate: number(Math.round(placements / (elapsed / 1000)), 0),
-          workers: page.pool.size,
-          elapsed: duration(elapsed),
-        });
+        showRate({ placements, seconds: elapsed / 1000, workers: page.pool.size });
       });
       page.run.played(words);
       refresh();
     }
     refresh();
-    showStatus("status.done", { n: page.state.generations, elapsed: duration(performance.now() - started) });
+    showStatus("status.done", { last: page.state.generations - 1, elapsed: duration(performance.now() - started) });
   } catch (error) {
     if (error instanceof Stopped) {
-      showStatus("status.stopped", { g: page.state.history.length, n: page.state.generations });
+      showStatus("status.stopped", { g: page.state.history.length, last: page.state.generations - 1 });
     } else {
       say(error.message ?? String(error));
     }
@@ -340,24 +373,40 @@ function refresh() {
   const before = page.state?.history.length;
   page.state = JSON.parse(page.run.state());
   if (page.state.history.length !== before || page.state.finish) {
-    store({
-      run: {
-        ...page.runWith,
-        checkpoint: page.run.checkpoint(),
-        history: page.run.history_csv(),
-        state: page.state,
-      },
+    keepRun(page.runWith.preset, {
+      ...page.runWith,
+      checkpoint: page.run.checkpoint(),
+      history: page.run.history_csv(),
+      state: page.state,
     });
   }
   showRun();
 }
 
+// The settings box read as the run's config; a box that does not read is an error and
+// nothing starts (the last settings that read are not run in its place).
+function boxConfig() {
+  try {
+    describe($("config").value);
+  } catch (error) {
+    $("config").closest("details").open = true;
+    throw new Error(t("error.settings", { error: error.message ?? String(error) }));
+  }
+  return page.config;
+}
+
+// Asks before the run of this game is dropped; true when there is none or the user agrees.
+function mayDrop(key) {
+  if (!(page.run || page.saved) || !page.state) return true;
+  return window.confirm(t(key, { done: page.state.history.length, n: page.state.generations }));
+}
+
 function startRun() {
   if (page.running) throw new Error(t("error.busy"));
+  let config = boxConfig();
   const weights = editorWeights();
-  let config = page.config;
   const files = { ...page.preset.files };
-  describe(config);
+  if (!mayDrop("confirm.replace")) return;
   const hand = handWeights();
   const edited = page.info.tuned.some((name) => weights[name] !== hand[name]);
   if (edited) {
@@ -371,19 +420,25 @@ function startRun() {
   evolve();
 }
 
-function dropRun() {
+// Forgets the run in memory; the browser keeps its copy (the last generation's checkpoint).
+function forgetRun() {
   if (page.run) page.run.free();
   page.run = null;
   page.runWith = null;
   page.state = null;
   page.saved = null;
-  store({ run: null });
 }
 
-// A run kept in this browser: resumed where it stopped, or its end shown as it was.
+// Forgets the run of this game, the browser's copy too.
+function dropRun() {
+  forgetRun();
+  keepRun(page.preset.id, null);
+}
+
+// This game's run kept in this browser: resumed where it stopped, or its end shown as it was.
 function restoreRun() {
-  const kept = stored().run;
-  if (!kept || kept.preset !== page.preset.id) return;
+  const kept = keptRuns()[page.preset.id];
+  if (!kept) return;
   page.runWith = { preset: kept.preset, config: kept.config, files: kept.files, edited: kept.edited };
   if (kept.state.finish) {
     page.state = kept.state;
@@ -392,7 +447,7 @@ function restoreRun() {
   } else {
     page.run = st.Run.resume(kept.config, filesJson(kept.files), kept.checkpoint, kept.history);
     page.state = JSON.parse(page.run.state());
-    showStatus("status.saved", { g: page.state.history.length, n: page.state.generations });
+    showStatus("status.saved", { g: page.state.history.length, last: page.state.generations - 1 });
   }
   showRun();
 }
@@ -425,6 +480,7 @@ function showRun() {
   if (has) {
     const f = s.finish;
     drawRunCharts({
+      width: Math.max(280, Math.round($("fitness-chart").clientWidth)),
       history: s.history,
       features: s.features,
       measure: page.info.score,
@@ -475,6 +531,7 @@ function buttons() {
 function watch(weights, file) {
   const replays = JSON.parse(st.replays(page.config, filesJson(), JSON.stringify(weights), file));
   const fresh = $("replay-template").content.firstElementChild.cloneNode(true);
+  translate(fresh);
   $("replay").replaceWith(fresh);
   DATA.replays = replays; // report.js's data, which its replay reads
   startReplays();
@@ -579,7 +636,9 @@ function fromBase64url(text) {
 
 async function share() {
   const toml = weightsText(editorWeights(), "a stacktune playground link");
-  const url = `${location.href.split("#")[0]}#p=${page.preset.id}&w=${base64url(toml)}`;
+  // n, the weights' length in bytes, tells a link cut short from a whole one.
+  const n = new TextEncoder().encode(toml).length;
+  const url = `${location.href.split("#")[0]}#p=${page.preset.id}&n=${n}&w=${base64url(toml)}`;
   const shown = $("share-link");
   shown.hidden = false;
   shown.textContent = `${t("share.shown")} ${url}`;
@@ -591,20 +650,53 @@ async function share() {
   }
 }
 
-// A link's weights: `#p=PRESET&w=TOML`, read as a loaded weights file is.
+// A link's weights: `#p=PRESET&n=BYTES&w=TOML` (TOML in base64url, BYTES its length), read as
+// a loaded weights file is.
+// A link that does not read (cut short, another game's) is said, not passed over.
 function openLink() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (!params.has("p")) return false;
+  if (!params.has("p") && !params.has("w")) return false;
   const preset = page.presets.find((p) => p.id === params.get("p"));
-  if (!preset) return false;
+  if (!preset) {
+    say(t("error.link.game", { game: params.get("p") ?? "" }));
+    return false;
+  }
   page.preset = preset;
-  return params.has("w") ? params.get("w") : "";
+  return { weights: params.get("w") ?? "", bytes: params.get("n") };
+}
+
+function loadLink(linked) {
+  try {
+    const toml = fromBase64url(linked.weights);
+    if (linked.bytes !== null && new TextEncoder().encode(toml).length !== Number(linked.bytes)) {
+      throw new Error(t("error.link.short", { have: new TextEncoder().encode(toml).length, want: linked.bytes }));
+    }
+    loadWeights(toml);
+  } catch (error) {
+    say(t("error.link.weights", { error: error.message ?? String(error) }));
+  }
 }
 
 function loadWeights(text) {
   const weights = JSON.parse(st.read_weights(page.config, text));
   fillEditor({ ...handWeights(), ...weights });
   keepEdits({ weights: rawEditor() });
+}
+
+// run.toml as it runs anywhere: the weights files it names are named by their own names and
+// downloaded with it, to sit next to it (no path leads out of its folder).
+function downloadRun() {
+  let config = page.runWith.config;
+  const files = [];
+  for (const [path, text] of Object.entries(page.runWith.files)) {
+    const name = path.split("/").pop();
+    if (!config.includes(`"${path}"`)) continue;
+    config = config.replaceAll(`"${path}"`, `"${name}"`);
+    if (!files.some(([n]) => n === name)) files.push([name, text]);
+  }
+  download("run.toml", config);
+  for (const [name, text] of files) download(name, text);
+  say(t("download.config.note"), "info");
 }
 
 // ---------------------------------------------------------------- start
@@ -642,6 +734,7 @@ function wire() {
   $("resume").addEventListener("click", () => guarded(() => evolve()));
   $("discard").addEventListener("click", () =>
     guarded(() => {
+      if (!mayDrop("confirm.discard")) return;
       dropRun();
       showStatus("idle");
       showRun();
@@ -649,7 +742,7 @@ function wire() {
   );
   $("download-best").addEventListener("click", () => download("best.toml", page.state.finish.best_toml));
   $("download-history").addEventListener("click", () => download("history.csv", historyCsv()));
-  $("download-config").addEventListener("click", () => download("run.toml", page.runWith.config));
+  $("download-config").addEventListener("click", () => guarded(downloadRun));
   $("download-start").addEventListener("click", () => download("start.toml", page.runWith.files["start.toml"]));
   $("use-best").addEventListener("click", () =>
     guarded(() => {
@@ -662,11 +755,22 @@ function wire() {
   $("vs-new").addEventListener("click", () => guarded(newVersus));
   $("vs-first").addEventListener("change", () => guarded(newVersus));
   $("vs-board").addEventListener("click", (event) => guarded(() => versusClick(event)));
+  $("message").addEventListener("click", () => say(""));
   $("lang").addEventListener("change", () => {
     setLanguage($("lang").value);
     store({ lang: $("lang").value });
     retranslate();
   });
+}
+
+// The charts are drawn at their box's width (their text at its size): again when it changes.
+let chartWidth = 0;
+function resized() {
+  const width = $("fitness-chart").clientWidth;
+  if (width && width !== chartWidth && !$("charts").hidden) {
+    chartWidth = width;
+    showRun();
+  }
 }
 
 function retranslate() {
@@ -676,9 +780,12 @@ function retranslate() {
     const weights = rawEditor();
     fillEditor(weights);
     showRun();
+    translate($("replay"));
   }
   showStatus(page.status.key, page.status.vars);
+  if (page.rate) showRate(page.rate);
   $("footer").textContent = t("footer", { version: "0.1.0" });
+  $("message").title = t("message.close");
 }
 
 async function main() {
@@ -696,10 +803,14 @@ async function main() {
   $("preset").replaceChildren(...page.presets.map((p) => new Option(t(`preset.${p.id}`), p.id)));
   $("preset").disabled = false;
   wire();
+  window.addEventListener("resize", resized);
   const linked = openLink();
-  await guarded(() => choosePreset(page.preset?.id ?? stored().preset ?? page.presets[0].id));
-  if (linked) await guarded(() => loadWeights(fromBase64url(linked)));
-  await guarded(restoreRun);
+  try {
+    await choosePreset(page.preset?.id ?? stored().preset ?? page.presets[0].id);
+  } catch (error) {
+    say(error.message ?? String(error));
+  }
+  if (linked !== false) loadLink(linked);
   retranslate();
 }
 

@@ -17,6 +17,50 @@ function esc(text) {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+// The words the page shows, in English. A page that embeds this script may lay its own over
+// them as window.REPORT_WORDS (the playground's Japanese); `{name}` is filled in from `vars`.
+const REPORT_WORDS_EN = {
+  generation: "generation",
+  "generation.n": "generation {n}",
+  best: "best",
+  mean: "mean",
+  "held-out": "held-out (best weights)",
+  "mean-std": "mean ± std",
+  "final-best": "final best, held-out",
+  baseline: "baseline, held-out",
+  "per-game": "{measure} per game",
+  rating: "rating (Elo above {anchor})",
+  "weight-axis": "weight (unit vector)",
+  game: "game {n}",
+  play: "play",
+  pause: "pause",
+  piece: "piece", pair: "pair", next: "next", current: "current", hold: "hold", "to move": "to move",
+  left: "left", right: "right",
+  chain: "{n}-chain",
+  "chain-fired": "chain {n}!",
+  line: "{n} line",
+  lines: "{n} lines",
+  column: "{who} in column {c}",
+  "in-a-row": "{who} has {n} in a row",
+  status: "move {moves} of {total} · {score} so far: {value}",
+  "which.held-out": "Held-out game {game} of {command}: the same game, move for move, that this command plays as its game {game}.",
+  "which.game": "Game {game} of {command}: the same game, move for move, that this command plays as its game {game}.",
+  mismatch: "MISMATCH: this page's play-back differs from the recorded game after move {move} ({fails} of {checks} checks fail). Please report it.",
+  "checked.every": "Checked: the board this page plays back matches the board the program had after every {every}th move and after the last move stored ({checks} checks).",
+  "checked.last": "Checked: the board this page plays back matches the board the program had after the last move stored.",
+  "capped.end": "This page stores the first {stored} moves only (the cap is {cap}); the game went on to {count} moves and ended with {score}.",
+  "capped.end.turns": "This page stores the first {stored} moves only (the cap is {cap}); the game went on to its turn limit of {count} moves and ended with {score}.",
+  "turn-limit": "Reached the turn limit after {count} moves: {score}.",
+  "move-limit": "The game stopped at its limit of {limit} moves (--max-pieces): {score}.",
+  "game-over": "Game over after {count} moves: {score}.",
+  capped: "This page stores the first {stored} of the game's {count} moves.",
+};
+
+function w(key, vars = {}) {
+  const text = (window.REPORT_WORDS && window.REPORT_WORDS[key]) || REPORT_WORDS_EN[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
 function fmt(x, digits) {
   if (x === null || x === undefined) return "–";
   return Number(x).toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -27,8 +71,10 @@ function fmt(x, digits) {
 // A line chart over generations: `series` are {name, values, colour, dots}; `band` a
 // {lo, hi, name}; `levels` horizontal lines {name, y, colour}. Hovering shows every value of
 // the nearest generation.
-function lineChart(box, xs, series, band, levels, yLabel, digits) {
-  const W = 900, H = 360, L = 70, R = 20, T = 15, B = 40;
+// `width` is the chart's width in the page's pixels (900 unless given), so that its text keeps
+// its size on a narrow screen.
+function lineChart(box, xs, series, band, levels, yLabel, digits, width) {
+  const W = width || 900, H = W < 600 ? 300 : 360, L = W < 600 ? 56 : 70, R = 20, T = 15, B = 40;
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img" }, box);
   const all = [];
   for (const s of series) for (const v of s.values) if (v !== null) all.push(v);
@@ -58,7 +104,7 @@ function lineChart(box, xs, series, band, levels, yLabel, digits) {
     t.textContent = xs[i];
   }
   el("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, svg)
-    .textContent = "generation";
+    .textContent = w("generation");
   el("text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 12,
     transform: `rotate(-90 14 ${(T + H - B) / 2})` }, svg).textContent = yLabel;
   if (band) {
@@ -103,7 +149,7 @@ function lineChart(box, xs, series, band, levels, yLabel, digits) {
     cursor.setAttribute("x1", X(xs[i]));
     cursor.setAttribute("x2", X(xs[i]));
     cursor.setAttribute("visibility", "visible");
-    let html = `<b>generation ${xs[i]}</b>`;
+    let html = `<b>${esc(w("generation.n", { n: xs[i] }))}</b>`;
     for (const s of series) if (s.values[i] !== null) html += `<br>${esc(s.name)}: ${fmt(s.values[i], digits)}`;
     if (band) html += `<br>${esc(band.name)}: ${fmt(band.lo[i], digits)} – ${fmt(band.hi[i], digits)}`;
     for (const l of levels) html += `<br>${esc(l.name)}: ${fmt(l.y, digits)}`;
@@ -142,23 +188,24 @@ function drawRunCharts(run) {
   const h = run.history;
   if (h.length === 0) return;
   const xs = h.map((r) => r.generation);
+  const width = run.width;
   const held = run.rating ? eloOf : (v) => v;
   const levels = [];
   if (run.final_summary) {
-    levels.push({ name: "final best, held-out", y: held(run.final_summary.best.mean), colour: "#2ca02c" });
+    levels.push({ name: w("final-best"), y: held(run.final_summary.best.mean), colour: "#2ca02c" });
   }
   if (run.final_summary && run.final_summary.baseline) {
-    levels.push({ name: "baseline, held-out", y: held(run.final_summary.baseline[1].mean), colour: "#d62728" });
+    levels.push({ name: w("baseline"), y: held(run.final_summary.baseline[1].mean), colour: "#d62728" });
   }
   lineChart(document.getElementById("fitness-chart"), xs, [
-    { key: "best", name: "best", values: h.map((r) => r.best), colour: "#1f3f8f", dots: true },
-    { key: "mean", name: "mean", values: h.map((r) => r.mean), colour: "#4a78c2" },
-    { key: "held-out", name: "held-out (best weights)", values: h.map((r) => held(r.validation)), colour: "#e08a00", dots: true },
-  ], { name: "mean ± std", lo: h.map((r) => r.mean - r.std), hi: h.map((r) => r.mean + r.std) },
-  levels, run.rating ? `rating (Elo above ${run.rating.replace(/`/g, "")})` : run.measure + " per game", 1);
+    { key: "best", name: w("best"), values: h.map((r) => r.best), colour: "#1f3f8f", dots: true },
+    { key: "mean", name: w("mean"), values: h.map((r) => r.mean), colour: "#4a78c2" },
+    { key: "held-out", name: w("held-out"), values: h.map((r) => held(r.validation)), colour: "#e08a00", dots: true },
+  ], { name: w("mean-std"), lo: h.map((r) => r.mean - r.std), hi: h.map((r) => r.mean + r.std) },
+  levels, run.rating ? w("rating", { anchor: run.rating.replace(/`/g, "") }) : w("per-game", { measure: run.measure }), 1, width);
   lineChart(document.getElementById("weights-chart"), xs, run.features.map((name, f) => ({
     key: "w-" + name, name, values: h.map((r) => r.best_weights[f]), colour: PALETTE[f % PALETTE.length], width: 1.5,
-  })), null, [], "weight (unit vector)", 3);
+  })), null, [], w("weight-axis"), 3, width);
 }
 
 // ---------------------------------------------------------------- replay rules
@@ -195,7 +242,7 @@ const RULES = {
         });
       });
       const out = topout ? { grid: g, cleared: 0 } : removeFull(g);
-      return { g: out.grid, queue: s.queue.slice(1).concat([drawn]), note: out.cleared ? `${out.cleared} line${out.cleared > 1 ? "s" : ""}` : "" };
+      return { g: out.grid, queue: s.queue.slice(1).concat([drawn]), note: out.cleared ? w(out.cleared > 1 ? "lines" : "line", { n: out.cleared }) : "" };
     },
     rows(s) { return s.g.map((r) => r.map((c) => (c === "." ? "." : "#")).join("")); },
     pieces(s) { return chip("piece", s.queue.slice(0, 1)) + (s.queue.length > 1 ? chip("next", s.queue.slice(1)) : ""); },
@@ -215,7 +262,7 @@ const RULES = {
         for (const [dx, dy] of setup.shapes[piece][state]) g[y + dy][x + dx] = piece;
         const out = removeFull(g);
         g = out.grid;
-        if (out.cleared) note = `${out.cleared} line${out.cleared > 1 ? "s" : ""}`;
+        if (out.cleared) note = w(out.cleared > 1 ? "lines" : "line", { n: out.cleared });
       }
       if (fresh !== 0) { g = grid(fresh); note = "game over: a fresh board"; }
       return { g, cur: s.next[0], hold: held, next: s.next.slice(1).concat([drawn]), note };
@@ -266,7 +313,7 @@ const RULES = {
     },
     rows(s) { const [l, r] = s.sides.map(RULES.guideline.rows); return l.map((row, i) => row + r[i]); },
     view(s) { const [l, r] = s.sides.map(RULES.guideline.view); return l.map((row, i) => row.concat(["|"], r[i])); },
-    pieces(s) { return ["left", "right"].map((n, i) => `<p><b>${n}</b></p>` + RULES.guideline.pieces(s.sides[i])).join(""); },
+    pieces(s) { return ["left", "right"].map((n, i) => `<p><b>${esc(w(n))}</b></p>` + RULES.guideline.pieces(s.sides[i])).join(""); },
   },
   // Puyo: [column, rotation, pair drawn]; both puyos fall, then groups of four or more in the
   // visible rows pop and the rest falls, step by step (each step is kept to be shown).
@@ -327,7 +374,7 @@ const RULES = {
         frames.push({ g: copyGrid(g), pop: [], chain });
       }
       return { g, queue: s.queue.slice(1).concat(drawn ? [drawn] : []), chain, frames: chain ? frames : null,
-        note: chain ? `${chain}-chain` : "" };
+        note: chain ? w("chain", { n: chain }) : "" };
     },
     rows(s) { return s.g.map((r) => r.join("")); },
     pieces(s) { return chip("pair", s.queue.slice(0, 1)) + (s.queue.length > 1 ? chip("next", s.queue.slice(1)) : ""); },
@@ -343,7 +390,7 @@ const RULES = {
       g[r][col] = s.toMove;
       const line = fourFrom(g, r, col, setup.inarow);
       return { g, toMove: s.toMove === "X" ? "O" : "X", pop: line || [],
-        note: `${s.toMove} in column ${col + 1}` + (line ? `: ${s.toMove} has ${setup.inarow} in a row` : "") };
+        note: w("column", { who: s.toMove, c: col + 1 }) + (line ? `: ${w("in-a-row", { who: s.toMove, n: setup.inarow })}` : "") };
     },
     rows(s) { return s.g.map((r) => r.join("")); },
     pieces(s) { return chip("to move", [s.toMove]); },
@@ -381,7 +428,7 @@ function colourOf(kind, c) {
 function chip(label, items) {
   const kind = DATA.replays.length ? DATA.replays[0].setup.kind : "";
   const show = (p) => p.split("").map((c) => `<span style="background:${colourOf(kind, c)}">${c}</span>`).join("");
-  return `<p>${label}: ${items.length ? items.map(show).join(" ") : "–"}</p>`; // pieces: letters and digits
+  return `<p>${esc(w(label))}: ${items.length ? items.map(show).join(" ") : "–"}</p>`; // pieces: letters and digits
 }
 
 // ---------------------------------------------------------------- replay player
@@ -413,7 +460,7 @@ function startReplays() {
   DATA.replays.forEach((r, i) => {
     const o = document.createElement("option");
     o.value = i;
-    o.textContent = `game ${r.game}` + (r.versus ? ` (${r.versus})` : "");
+    o.textContent = w("game", { n: r.game }) + (r.versus ? ` (${r.versus})` : "");
     select.appendChild(o);
   });
   const params = new URLSearchParams(location.hash.slice(1));
@@ -464,33 +511,34 @@ function startReplays() {
     slider.value = at;
     const total = replay.steps.length;
     const moves = replay.start_moves + at;
-    status.textContent = `move ${moves.toLocaleString("en-US")} of ${(replay.start_moves + total).toLocaleString("en-US")}` +
-      ` · ${replay.score_name} so far: ${fmt(s.score, 3)}` + (s.note ? ` · ${s.note}` : "") +
+    status.textContent = w("status", { moves: moves.toLocaleString("en-US"),
+      total: (replay.start_moves + total).toLocaleString("en-US"), score: replay.score_name, value: fmt(s.score, 3) }) +
+      (s.note ? ` · ${s.note}` : "") +
       (replay.setup.score ? ` (${replay.setup.score})` : "");
     status.dataset.moves = moves;
     status.dataset.score = s.score;
     status.dataset.done = at === total ? "true" : "false";
-    document.getElementById("replay-chain").textContent = f && f.chain ? `chain ${f.chain}!` : (s.chain ? `${s.chain}-chain` : "");
+    document.getElementById("replay-chain").textContent = f && f.chain ? w("chain-fired", { n: f.chain }) : (s.chain ? w("chain", { n: s.chain }) : "");
     if (at === total) {
       // The rules' own limit (contest Tetris: its turns) ended the game, not a loss.
       const reached = replay.turn_limit !== null && replay.moves >= replay.turn_limit;
       const count = replay.moves.toLocaleString("en-US");
       const score = `${replay.score_name} ${fmt(replay.score, 3)}`;
+      const stored = total.toLocaleString("en-US");
       document.getElementById("replay-note").textContent = replay.capped
-        ? `This page stores the first ${total.toLocaleString("en-US")} moves only (the cap is ${replay.cap.toLocaleString("en-US")}); ` +
-          `the game went on to ${reached ? "its turn limit of " : ""}${count} moves and ended with ${score}.`
+        ? w(reached ? "capped.end.turns" : "capped.end", { stored, cap: replay.cap.toLocaleString("en-US"), count, score })
         : reached
-          ? `Reached the turn limit after ${count} moves: ${score}.`
+          ? w("turn-limit", { count, score })
           : replay.limit !== null && replay.moves >= replay.limit
-            ? `The game stopped at its limit of ${replay.limit.toLocaleString("en-US")} moves (--max-pieces): ${score}.`
-            : `Game over after ${count} moves: ${score}.`;
+            ? w("move-limit", { limit: replay.limit.toLocaleString("en-US"), score })
+            : w("game-over", { count, score });
     }
   }
 
   function stop() {
     clearTimeout(timer);
     timer = null;
-    button.textContent = "play";
+    button.textContent = w("play");
   }
   function tick() {
     const delay = Number(speed.value);
@@ -519,29 +567,27 @@ function startReplays() {
     played = playBack(replay);
     slider.max = replay.steps.length;
     const which = document.getElementById("replay-which");
-    which.innerHTML = (DATA.history ? "Held-out game" : "Game") + ` ${replay.game} of <code>${esc(replay.command)}</code>` +
-      (replay.versus ? ` (${esc(replay.versus)})` : "") +
-      `: the same game, move for move, that this command plays as its game ${replay.game}.`;
+    const command = `<code>${esc(replay.command)}</code>` + (replay.versus ? ` (${esc(replay.versus)})` : "");
+    which.innerHTML = esc(w(DATA.history ? "which.held-out" : "which.game", { game: replay.game, command: "\u0000" }))
+      .replace("\u0000", command);
     const check = document.getElementById("replay-check");
     if (played.mismatches.length) {
       check.className = "bad";
-      check.textContent = `MISMATCH: this page's play-back differs from the recorded game after move ${played.mismatches[0]} ` +
-        `(${played.mismatches.length} of ${replay.checks.length} checks fail). Please report it.`;
+      check.textContent = w("mismatch", { move: played.mismatches[0], fails: played.mismatches.length,
+        checks: replay.checks.length });
     } else {
       check.className = "ok";
       const n = replay.checks.length;
-      check.textContent = "Checked: the board this page plays back matches the board the program had " +
-        (n > 1 ? `after every ${replay.checks[0][0]}th move and after the last move stored (${n} checks).`
-          : "after the last move stored.");
+      check.textContent = n > 1 ? w("checked.every", { every: replay.checks[0][0], checks: n }) : w("checked.last");
     }
     check.dataset.mismatches = played.mismatches.length;
     document.getElementById("replay-note").textContent = replay.capped
-      ? `This page stores the first ${replay.steps.length.toLocaleString("en-US")} of the game's ${replay.moves.toLocaleString("en-US")} moves.`
+      ? w("capped", { stored: replay.steps.length.toLocaleString("en-US"), count: replay.moves.toLocaleString("en-US") })
       : "";
     jump(0);
   }
 
-  button.addEventListener("click", () => { if (timer) stop(); else { button.textContent = "pause"; tick(); } });
+  button.addEventListener("click", () => { if (timer) stop(); else { button.textContent = w("pause"); tick(); } });
   document.getElementById("step").addEventListener("click", () => { stop(); jump(at + 1); });
   document.getElementById("step-back").addEventListener("click", () => { stop(); jump(at - 1); });
   slider.addEventListener("input", () => { stop(); jump(Number(slider.value)); });
@@ -549,7 +595,7 @@ function startReplays() {
   choose(0);
   // A link may name the move to start from (#move=N), to point someone at a moment.
   if (params.has("move")) jump(Number(params.get("move")) - replay.start_moves);
-  button.textContent = "pause";
+  button.textContent = w("pause");
   timer = setTimeout(tick, Number(speed.value));
 }
 

@@ -12,8 +12,8 @@
 //! and I have two names for most placements, and a bot may find its move by comparing every
 //! field (Cold Clear 1 does, and loses track of its queue on any other name). The game plays
 //! the rules' placement of those cells and scores it with the rules' spin; when that spin is
-//! not the one the bot claimed, the bot's back-to-back may now be wrong, so after the echo the
-//! position is sent again with `start`, as after garbage.
+//! not the one the bot claimed and the move cleared lines, the bot's back-to-back may now be
+//! wrong, so after the echo the position is sent again with `start`, as after garbage.
 
 use super::{legal_move, piece, spin_of, start_of};
 use crate::tetris::guideline::matches::Contestant;
@@ -41,9 +41,17 @@ pub struct BotSide {
     fault: Option<BotFault>,
     /// Hold was empty when the bot chose its move: a hold then deals two pieces.
     hold_was_empty: bool,
-    /// The move the game took from the bot's last suggestion: the rules' placement, and the
-    /// bot's own words for it, which `play` echoes.
-    accepted: Option<(Move, messages::Move)>,
+    /// The move the game took from the bot's last suggestion.
+    accepted: Option<Accepted>,
+}
+
+/// A move taken from a bot: the rules' placement, the bot's own words for it (which `play`
+/// echoes), and whether it clears lines (where the spin scores).
+#[derive(Clone, Copy)]
+struct Accepted {
+    mv: Move,
+    said: messages::Move,
+    clears: bool,
 }
 
 impl BotSide {
@@ -105,27 +113,33 @@ impl Contestant for BotSide {
         std::thread::sleep(self.think);
         let suggestion = self.bot.suggest().map_err(|f| self.failed(f))?;
         let n = suggestion.moves.len();
-        self.accepted = suggestion
-            .moves
-            .iter()
-            .find_map(|said| legal_move(game, side, said).map(|mv| (mv, *said)));
+        self.accepted = suggestion.moves.iter().find_map(|said| {
+            let mv = legal_move(game, side, said)?;
+            let mut after = *side;
+            let locked = after.lock(game.rules_of(), mv.hold, &mv.placement, false);
+            Some(Accepted {
+                mv,
+                said: *said,
+                clears: locked.lines > 0,
+            })
+        });
         match self.accepted {
-            Some((mv, _)) => Ok(mv),
+            Some(accepted) => Ok(accepted.mv),
             None => Err(self.failed(BotFault::NoValidMove { suggested: n })),
         }
     }
 
     /// Echoes the bot's own move, then deals the new pieces; restates the position instead
-    /// when the game's spin differs from the bot's, or (never in a match) when the move
-    /// played is not the one taken from the bot: a move the bot did not suggest is never
-    /// sent in its name.
+    /// of dealing when the game scored a clear with another spin than the bot's, or (never in
+    /// a match) when the move played is not the one taken from the bot: a move the bot did
+    /// not suggest is never sent in its name.
     fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String> {
-        let said = match self.accepted.take() {
-            Some((taken, said)) if taken == mv => said,
+        let accepted = match self.accepted.take() {
+            Some(accepted) if accepted.mv == mv => accepted,
             _ => return self.sync(game, side),
         };
-        self.bot.play(&said).map_err(|f| self.failed(f))?;
-        if spin_of(said.spin) != mv.placement.spin {
+        self.bot.play(&accepted.said).map_err(|f| self.failed(f))?;
+        if accepted.clears && spin_of(accepted.said.spin) != mv.placement.spin {
             return self.sync(game, side);
         }
         // The pieces dealt into view: one, or two after a hold into an empty hold.

@@ -8,14 +8,20 @@
 //! has `harness = false` and the small runner in `main`.
 
 use serde_json::{Value, json};
+use stacktune_games::tetris::guideline::matches::Contestant;
+use stacktune_games::tetris::guideline::rules::Rules as GuidelineRules;
+use stacktune_games::tetris::guideline::tbp::front::{BotSettings, BotSide};
+use stacktune_games::tetris::guideline::tbp::{index, side_of, tbp_move};
+use stacktune_games::tetris::guideline::{Guideline, Mode};
 use stacktune_tbp::bot::{Brain, serve};
 use stacktune_tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
 use stacktune_tbp::messages::{
     Board, Info, Location, Move, Orientation, Piece, Randomizer, RandomizerState, Rules, Spin,
     Start, Suggestion,
 };
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A wait no healthy exchange comes near, even on a loaded machine.
@@ -611,6 +617,412 @@ fn stacktune(args: &[&str]) -> std::process::Output {
     out
 }
 
+/// A file of `tests/data/tbp/`.
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tbp")
+        .join(name)
+}
+
+/// A conversation recorded from a real bot: the position it started from and, a piece at a
+/// time, what it suggested, the recording relay's `play` (its suggestion echoed byte for
+/// byte) and the pieces dealt after it.
+struct Recording {
+    start: Start,
+    turns: Vec<Turn>,
+}
+
+struct Turn {
+    suggested: Value,
+    play: String,
+    dealt: Vec<Piece>,
+}
+
+fn recording(name: &str) -> Recording {
+    let text = std::fs::read_to_string(data(name)).unwrap();
+    let mut start = None;
+    let mut turns: Vec<Turn> = Vec::new();
+    for line in text.lines() {
+        let (from, message) = line.split_at(2);
+        let value: Value = serde_json::from_str(message).unwrap();
+        match (from, value["type"].as_str().unwrap()) {
+            ("> ", "start") => start = Some(serde_json::from_value(value).unwrap()),
+            ("< ", "suggestion") => turns.push(Turn {
+                suggested: value["moves"][0].clone(),
+                play: String::new(),
+                dealt: Vec::new(),
+            }),
+            ("> ", "play") => turns.last_mut().unwrap().play = message.to_string(),
+            ("> ", "new_piece") => {
+                let piece = serde_json::from_value(value["piece"].clone()).unwrap();
+                turns.last_mut().unwrap().dealt.push(piece)
+            }
+            _ => {}
+        }
+    }
+    Recording {
+        start: start.unwrap(),
+        turns,
+    }
+}
+
+/// The front end (`BotSide`, as `versus` runs it) against a recorded bot replayed line by
+/// line, the game following the recording: every line the front end sent, and how many of the
+/// bot's moves the rules name otherwise.
+fn replay_through_front_end(name: &str, recorded: &Recording) -> (String, usize) {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let args = [
+        "--fake-bot".into(),
+        "replay".into(),
+        data(name).into_os_string(),
+        log.path().into(),
+    ];
+    let settings = BotSettings {
+        command: BotCommand {
+            program: std::env::current_exe().unwrap().into(),
+            args: args.to_vec(),
+        },
+        think: Duration::ZERO,
+        timeout: PATIENT,
+    };
+    let game = Guideline::new(GuidelineRules::default(), Mode::Versus);
+    let mut bot = BotSide::launch(&settings).unwrap();
+    let mut side = side_of(&recorded.start);
+    bot.sync(&game, &side).unwrap();
+    let mut renamed = 0;
+    for turn in &recorded.turns {
+        let mv = bot.choose(&game, &side).unwrap();
+        renamed += (serde_json::to_value(tbp_move(&mv)).unwrap() != turn.suggested) as usize;
+        side.lock(game.rules_of(), mv.hold, &mv.placement, false);
+        turn.dealt.iter().for_each(|&p| side.queue.push(index(p)));
+        bot.played(&game, mv, &side).unwrap();
+    }
+    let sent = lines_once_there(log.path(), "\"type\":\"play\"", recorded.turns.len());
+    (sent, renamed)
+}
+
+/// The text of `path` once `n` of its lines contain `marker` (a bot's log, written as it
+/// reads), at most the patient wait.
+fn lines_once_there(path: &Path, marker: &str, n: usize) -> String {
+    let since = std::time::Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap();
+        if text.lines().filter(|l| l.contains(marker)).count() >= n || since.elapsed() > PATIENT {
+            return text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Cold Clear 1 and Cold Clear 2, replayed from their recorded lines (tests/data/tbp/): each
+/// `play` the front end sends is the bot's own suggestion as the bot wrote it, the very line
+/// the recording relay echoed, though the rules' own names differ for some of those moves (S,
+/// Z and I name most placements two ways, and Cold Clear 1 keeps whichever it found first).
+fn the_front_end_plays_back_recorded_bots_own_moves() {
+    for (name, renamed_at_least) in [
+        ("cold-clear-1.tbp", 1),
+        ("cold-clear-1-garbage-hold.tbp", 1),
+        ("cold-clear-2.tbp", 0),
+        ("cold-clear-2-garbage-hold.tbp", 0),
+    ] {
+        let recorded = recording(name);
+        assert_eq!(recorded.turns.len(), 40, "{name}");
+        let (sent, renamed) = replay_through_front_end(name, &recorded);
+        let plays: Vec<&str> = sent.lines().filter(|l| l.contains("\"play\"")).collect();
+        let relayed: Vec<&str> = recorded.turns.iter().map(|t| t.play.as_str()).collect();
+        assert_eq!(plays, relayed, "{name}");
+        for (play, turn) in plays.iter().zip(&recorded.turns) {
+            let play: Value = serde_json::from_str(play).unwrap();
+            assert_eq!(play["move"], turn.suggested, "{name}");
+        }
+        assert!(renamed >= renamed_at_least, "{name}: {renamed} renamed");
+        let restated = sent.lines().filter(|l| l.contains("\"start\"")).count() - 1;
+        println!(
+            "{name}: 40 moves played back, {renamed} named otherwise by the rules, the \
+             position restated {restated} times (the rules' spin not the bot's)"
+        );
+    }
+}
+
+/// The recorded bot: says the recording's bot lines (`<`) in order, the next one whenever
+/// it is told something that awaits an answer (`rules`, `suggest`), whatever it was told, and
+/// writes every line it is told to `log` as it reads it.
+fn run_replay_bot(recording: &str, log: &str) {
+    let text = std::fs::read_to_string(recording).unwrap();
+    let mut said = text.lines().filter_map(|l| l.strip_prefix("< "));
+    let mut log = std::fs::File::create(log).unwrap();
+    let mut out = std::io::stdout().lock();
+    let mut say = |line: Option<&str>| {
+        writeln!(out, "{}", line.expect("a recorded line to say")).unwrap();
+        out.flush().unwrap();
+    };
+    say(said.next());
+    for line in std::io::stdin().lock().lines().map(Result::unwrap) {
+        log.write_all(format!("{line}\n").as_bytes()).unwrap();
+        let message: Value = serde_json::from_str(&line).unwrap();
+        match message["type"].as_str().unwrap() {
+            "rules" | "suggest" => say(said.next()),
+            "quit" => return,
+            _ => {}
+        }
+    }
+}
+
+/// A bot that, like Cold Clear 1, keeps its own game (board and queue, from `start`, its own
+/// moves and `new_piece`) and knows a `play` only as the move it suggested: any other (another
+/// name of the same cells, another spin) ends it with exit status 4. It drops each piece
+/// straight down where a greedy evaluation likes it best, never holds, and names its S, Z, I
+/// and O placements by turns the first and the last way it found them, so the front end's
+/// own names and the bot's differ often. As `strict-mini` it claims every T drop is a T-spin
+/// mini, which the rules do not count: the front end must still echo the bot's spin.
+#[derive(Default)]
+struct StrictBot {
+    /// Claims `mini` for every T.
+    mini: bool,
+    /// `board[y][x]`, y = 0 the bottom row.
+    board: Vec<[bool; 10]>,
+    queue: VecDeque<Piece>,
+    suggested: Option<Move>,
+    suggests: u32,
+}
+
+const ORIENTATIONS: [Orientation; 4] = [
+    Orientation::North,
+    Orientation::East,
+    Orientation::South,
+    Orientation::West,
+];
+
+impl StrictBot {
+    fn run(mut self) {
+        let mut out = std::io::stdout().lock();
+        let mut say = |v: Value| {
+            writeln!(out, "{v}").unwrap();
+            out.flush().unwrap();
+        };
+        say(json!({"type": "info", "name": "strict", "version": "1",
+            "author": "stacktune tests", "features": []}));
+        for line in std::io::stdin().lock().lines().map(Result::unwrap) {
+            let message: Value = serde_json::from_str(&line).unwrap();
+            match message["type"].as_str().unwrap() {
+                "rules" => say(json!({"type": "ready"})),
+                "start" => self.start(serde_json::from_value(message).unwrap()),
+                "suggest" => {
+                    self.suggested = self.best();
+                    self.suggests += 1;
+                    say(json!({"type": "suggestion", "moves": Vec::from_iter(self.suggested)}))
+                }
+                "play" => self.play(serde_json::from_value(message["move"].clone()).unwrap()),
+                "new_piece" => self
+                    .queue
+                    .push_back(serde_json::from_value(message["piece"].clone()).unwrap()),
+                "quit" => return,
+                _ => {}
+            }
+        }
+    }
+
+    fn start(&mut self, start: Start) {
+        let rows = start.board.rows.iter();
+        self.board = rows.map(|row| row.map(|c| c.is_some())).collect();
+        self.queue = start.queue.into();
+        self.suggested = None;
+    }
+
+    fn play(&mut self, mv: Move) {
+        if Some(mv) != self.suggested {
+            eprintln!("strict bot: told {mv:?}, which it did not suggest");
+            std::process::exit(4);
+        }
+        self.lock(mv.location.cells());
+        self.queue.pop_front();
+        self.suggested = None;
+    }
+
+    fn free(&self, cells: [(i32, i32); 4]) -> bool {
+        cells.iter().all(|&(x, y)| {
+            (0..10).contains(&x) && (0..40).contains(&y) && !self.board[y as usize][x as usize]
+        })
+    }
+
+    /// Fills `cells` and clears the full rows; the rows cleared.
+    fn lock(&mut self, cells: [(i32, i32); 4]) -> usize {
+        for (x, y) in cells {
+            self.board[y as usize][x as usize] = true;
+        }
+        let before = self.board.len();
+        self.board.retain(|row| !row.iter().all(|&c| c));
+        let cleared = before - self.board.len();
+        self.board.resize(before, [false; 10]);
+        cleared
+    }
+
+    /// Every place the current piece drops to from the top, one move a set of cells.
+    fn drops(&self) -> Vec<Move> {
+        let Some(&piece) = self.queue.front() else {
+            return Vec::new();
+        };
+        let mut found: Vec<Move> = Vec::new();
+        for orientation in ORIENTATIONS {
+            for x in -2..12 {
+                let at = |y| Location {
+                    piece,
+                    orientation,
+                    x,
+                    y,
+                };
+                if !self.free(at(37).cells()) {
+                    continue;
+                }
+                let y = (0..37)
+                    .rev()
+                    .take_while(|&y| self.free(at(y).cells()))
+                    .last();
+                let mini = self.mini && piece == Piece::T;
+                let mv = Move {
+                    location: at(y.unwrap_or(37)),
+                    spin: if mini { Spin::Mini } else { Spin::None },
+                };
+                match found.iter_mut().find(|f| same_cells(f, &mv)) {
+                    Some(f) if self.suggests % 2 == 1 => *f = mv,
+                    Some(_) => {}
+                    None => found.push(mv),
+                }
+            }
+        }
+        found
+    }
+
+    /// The drop a greedy evaluation (height, holes, bumpiness, lines) likes best.
+    fn best(&self) -> Option<Move> {
+        let score = |mv: &Move| {
+            let mut after = StrictBot {
+                board: self.board.clone(),
+                ..StrictBot::default()
+            };
+            let lines = after.lock(mv.location.cells()) as f64;
+            let heights: Vec<f64> = (0..10)
+                .map(|x| {
+                    (0..40)
+                        .rev()
+                        .find(|&y| after.board[y][x])
+                        .map_or(0, |y| y + 1) as f64
+                })
+                .collect();
+            let filled: usize = after.board.iter().flatten().filter(|&&c| c).count();
+            let holes = heights.iter().sum::<f64>() - filled as f64;
+            let bumps: f64 = heights.windows(2).map(|w| (w[0] - w[1]).abs()).sum();
+            0.76 * lines - 0.51 * heights.iter().sum::<f64>() - 0.36 * holes - 0.18 * bumps
+        };
+        let drops = self.drops();
+        let best = drops.iter().map(score).fold(f64::NEG_INFINITY, f64::max);
+        drops.into_iter().find(|mv| score(mv) == best)
+    }
+}
+
+fn same_cells(a: &Move, b: &Move) -> bool {
+    let sorted = |mv: &Move| {
+        let mut cells = mv.location.cells();
+        cells.sort();
+        cells
+    };
+    a.location.piece == b.location.piece && sorted(a) == sorted(b)
+}
+
+/// Against a bot that knows only its own moves (`--fake-bot strict`, failing on any `play`
+/// it did not suggest, as Cold Clear 1 loses its queue), whole games in `versus` and in
+/// `play`: each ends by the rules (a side topped out), never by the bot's fault; the same
+/// in `versus` when the bot claims spins the rules do not count (`strict-mini`).
+fn a_bot_that_knows_only_its_own_moves_plays_whole_games() {
+    for mode in ["strict", "strict-mini"] {
+        let report = versus_against(mode, &["--think-ms", "0"]);
+        let endings = report["endings"].as_object().unwrap();
+        assert!(
+            endings.keys().all(|reason| !reason.contains("failed")),
+            "{mode}: {endings:?}"
+        );
+        let games = endings.values().map(|n| n.as_u64().unwrap());
+        assert_eq!(games.sum::<u64>(), 2, "{mode}");
+    }
+    let bot = format!(
+        "tbp:{} --fake-bot strict",
+        std::env::current_exe().unwrap().display()
+    );
+    let play = [
+        "play",
+        "--weights",
+        "weights/versus/hand.toml",
+        "--opponent",
+        &bot,
+        "--games",
+        "2",
+        "--think-ms",
+        "0",
+        "--json",
+        "--quiet",
+    ];
+    let report: Value = serde_json::from_slice(&stacktune(&play).stdout).unwrap();
+    assert!(!report.to_string().contains("failed"), "{report}");
+}
+
+/// `stacktune tbp`, told each of its S, Z, I and O moves under another name of the same cells,
+/// follows it: it suggests, piece after piece, what a twin told its own words suggests.
+fn the_stacktune_bot_follows_a_placement_under_either_name() {
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/versus/hand.toml");
+    let command = BotCommand {
+        program: env!("CARGO_BIN_EXE_stacktune").into(),
+        args: vec!["tbp".into(), "--weights".into(), weights.into()],
+    };
+    let rules = Rules {
+        randomizer: Randomizer::SevenBag,
+    };
+    let options = || BotOptions {
+        timeout: PATIENT,
+        stderr: BotStderr::Discard,
+    };
+    let launch = || Bot::launch(&command, &rules, options()).unwrap();
+    let (mut own, mut other) = (launch(), launch());
+    let mut start = bag_start();
+    start.randomizer = None;
+    own.start(&start).unwrap();
+    other.start(&start).unwrap();
+    let mut renamed = 0;
+    for piece in "ZSIZOLTJSIZLOJTSZI".chars() {
+        let mv = own.suggest().unwrap().moves[0];
+        assert_eq!(other.suggest().unwrap().moves[0], mv);
+        let alias = other_name(&mv);
+        renamed += alias.is_some() as usize;
+        own.play(&mv).unwrap();
+        other.play(&alias.unwrap_or(mv)).unwrap();
+        let piece: Piece = serde_json::from_value(json!(piece.to_string())).unwrap();
+        own.new_piece(piece).unwrap();
+        other.new_piece(piece).unwrap();
+    }
+    assert!(renamed >= 5, "{renamed} renamed");
+    assert!(own.quit().unwrap().unwrap().success());
+    assert!(other.quit().unwrap().unwrap().success());
+}
+
+/// Another name of the cells `mv` fills: another orientation at a nearby centre.
+fn other_name(mv: &Move) -> Option<Move> {
+    let l = mv.location;
+    let names = ORIENTATIONS.into_iter().filter(|&o| o != l.orientation);
+    let names = names.flat_map(|orientation| {
+        (-2..=2).flat_map(move |dx| {
+            (-2..=2).map(move |dy| Move {
+                location: Location {
+                    orientation,
+                    x: l.x + dx,
+                    y: l.y + dy,
+                    ..l
+                },
+                spin: mv.spin,
+            })
+        })
+    });
+    names.into_iter().find(|name| same_cells(name, mv))
+}
+
 type Test = (&'static str, fn());
 
 const TESTS: &[Test] = &[
@@ -674,6 +1086,18 @@ const TESTS: &[Test] = &[
         "versus_scores_a_failing_bot_as_a_loss_and_plays_on",
         versus_scores_a_failing_bot_as_a_loss_and_plays_on,
     ),
+    (
+        "the_front_end_plays_back_recorded_bots_own_moves",
+        the_front_end_plays_back_recorded_bots_own_moves,
+    ),
+    (
+        "a_bot_that_knows_only_its_own_moves_plays_whole_games",
+        a_bot_that_knows_only_its_own_moves_plays_whole_games,
+    ),
+    (
+        "the_stacktune_bot_follows_a_placement_under_either_name",
+        the_stacktune_bot_follows_a_placement_under_either_name,
+    ),
 ];
 
 /// Runs the fake bot when asked to be one; lists the tests for `--list`; otherwise runs the
@@ -681,10 +1105,19 @@ const TESTS: &[Test] = &[
 /// is none), as libtest would.
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, mode] = &args[..]
+    if let [flag, mode, rest @ ..] = &args[..]
         && flag == "--fake-bot"
     {
-        return run_fake_bot(mode);
+        return match (mode.as_str(), rest) {
+            ("replay", [recording, log]) => run_replay_bot(recording, log),
+            ("strict", []) => StrictBot::default().run(),
+            ("strict-mini", []) => StrictBot {
+                mini: true,
+                ..StrictBot::default()
+            }
+            .run(),
+            _ => run_fake_bot(mode),
+        };
     }
     if args.iter().any(|a| a == "--list") {
         return TESTS.iter().for_each(|(name, _)| println!("{name}: test"));

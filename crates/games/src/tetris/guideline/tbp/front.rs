@@ -6,13 +6,21 @@
 //! time between the position and the `suggest` (TBP bots think until asked), and plays the
 //! first move it suggests that the rules offer. A crash, a time-out, a malformed line or no
 //! valid move loses the game with its reason; the match goes on.
+//!
+//! **The bot hears back its own move.** `play` carries the move exactly as the bot suggested
+//! it (piece, orientation, x, y and spin), never the rules' own name for the same cells: S, Z
+//! and I have two names for most placements, and a bot may find its move by comparing every
+//! field (Cold Clear 1 does, and loses track of its queue on any other name). The game plays
+//! the rules' placement of those cells and scores it with the rules' spin; when that spin is
+//! not the one the bot claimed and the move cleared lines, the bot's back-to-back may now be
+//! wrong, so after the echo the position is sent again with `start`, as after garbage.
 
-use super::{legal_move, piece, start_of, tbp_move};
+use super::{legal_move, piece, spin_of, start_of};
 use crate::tetris::guideline::contestant::Contestant;
 use crate::tetris::guideline::rules::Side;
 use crate::tetris::guideline::{Guideline, Move};
 use stacktune_tbp::client::{Bot, BotCommand, BotFault, BotOptions, BotStderr};
-use stacktune_tbp::messages::{Randomizer, Rules};
+use stacktune_tbp::messages::{self, Randomizer, Rules};
 use std::time::Duration;
 
 /// How a bot side is run.
@@ -33,6 +41,17 @@ pub struct BotSide {
     fault: Option<BotFault>,
     /// Hold was empty when the bot chose its move: a hold then deals two pieces.
     hold_was_empty: bool,
+    /// The move the game took from the bot's last suggestion.
+    accepted: Option<Accepted>,
+}
+
+/// A move taken from a bot: the rules' placement, the bot's own words for it (which `play`
+/// echoes), and whether it clears lines (where the spin scores).
+#[derive(Clone, Copy)]
+struct Accepted {
+    mv: Move,
+    said: messages::Move,
+    clears: bool,
 }
 
 impl BotSide {
@@ -52,6 +71,7 @@ impl BotSide {
             think: settings.think,
             fault: None,
             hold_was_empty: true,
+            accepted: None,
         })
     }
 
@@ -93,15 +113,35 @@ impl Contestant for BotSide {
         std::thread::sleep(self.think);
         let suggestion = self.bot.suggest().map_err(|f| self.failed(f))?;
         let n = suggestion.moves.len();
-        suggestion
-            .moves
-            .iter()
-            .find_map(|mv| legal_move(game, side, mv))
-            .ok_or_else(|| self.failed(BotFault::NoValidMove { suggested: n }))
+        self.accepted = suggestion.moves.iter().find_map(|said| {
+            let mv = legal_move(game, side, said)?;
+            let mut after = *side;
+            let locked = after.lock(game.rules_of(), mv.hold, &mv.placement, false);
+            Some(Accepted {
+                mv,
+                said: *said,
+                clears: locked.lines > 0,
+            })
+        });
+        match self.accepted {
+            Some(accepted) => Ok(accepted.mv),
+            None => Err(self.failed(BotFault::NoValidMove { suggested: n })),
+        }
     }
 
-    fn played(&mut self, _: &Guideline, mv: Move, side: &Side) -> Result<(), String> {
-        self.bot.play(&tbp_move(&mv)).map_err(|f| self.failed(f))?;
+    /// Echoes the bot's own move, then deals the new pieces; restates the position instead
+    /// of dealing when the game scored a clear with another spin than the bot's, or (never in
+    /// a match) when the move played is not the one taken from the bot: a move the bot did
+    /// not suggest is never sent in its name.
+    fn played(&mut self, game: &Guideline, mv: Move, side: &Side) -> Result<(), String> {
+        let accepted = match self.accepted.take() {
+            Some(accepted) if accepted.mv == mv => accepted,
+            _ => return self.sync(game, side),
+        };
+        self.bot.play(&accepted.said).map_err(|f| self.failed(f))?;
+        if accepted.clears && spin_of(accepted.said.spin) != mv.placement.spin {
+            return self.sync(game, side);
+        }
         // The pieces dealt into view: one, or two after a hold into an empty hold.
         let shown = side.queue.shown() as usize;
         let dealt = 1 + (mv.hold && self.hold_was_empty) as usize;

@@ -3,7 +3,10 @@
 //! A TBP location is a guideline [`Pose`] as it stands (the same piece centres, the same
 //! rotation names, y up from the bottom row), so the conversion is a renaming; what needs
 //! care is which of the rules' placements a bot's move means (hold is implied by the piece,
-//! and the spin is the rules' to say, not the bot's).
+//! and S, Z and I name most placements two ways: a move is matched by the cells it fills).
+//! Each side keeps the other's words: the front end echoes the bot's own move in `play` (the
+//! game scoring it with the rules' spin), and the bot follows a `play` under either name with
+//! the front end's spin.
 //!
 //! Both sides of the protocol meet guideline Tetris here: a bot behind TBP as one side of a
 //! match ([`front`]), and any policy of the game as a TBP bot ([`brain`]).

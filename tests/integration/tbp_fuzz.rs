@@ -49,10 +49,11 @@ impl Brain for Echo {
             move_info: None,
         }
     }
-    fn play(&mut self, _: &Move) {
+    fn play(&mut self, _: &Move) -> Result<(), String> {
         if !self.queue.is_empty() {
             self.queue.remove(0);
         }
+        Ok(())
     }
     fn new_piece(&mut self, piece: Piece) {
         self.queue.push(piece);

@@ -237,3 +237,93 @@ fn the_tbp_bot_answers_a_front_end() {
     );
     assert_eq!(lines.len(), 3);
 }
+
+/// The messages of one conversation with `stacktune tbp`, its output as JSON values, its notes
+/// and its exit status.
+fn converse_with_the_bot(messages: &[serde_json::Value]) -> (Vec<serde_json::Value>, String, i32) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["tbp", "--weights", HAND])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = bot.stdin.take().unwrap();
+    for m in messages {
+        writeln!(input, "{m}").unwrap();
+    }
+    drop(input);
+    let out = bot.wait_with_output().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let notes = String::from_utf8(out.stderr).unwrap();
+    (lines, notes, out.status.code().unwrap_or(-1))
+}
+
+fn play(piece: &str, orientation: &str, x: i64, y: i64) -> serde_json::Value {
+    json!({"type": "play", "move": {"location": {"type": piece, "orientation": orientation,
+        "x": x, "y": y}, "spin": "none"}})
+}
+
+#[test]
+fn the_tbp_bot_ignores_a_play_it_cannot_take_and_plays_on() {
+    let board = vec![vec![serde_json::Value::Null; 10]; 40];
+    let start = |queue: &[&str]| {
+        json!({"type": "start", "hold": null, "queue": queue, "combo": 0,
+               "back_to_back": false, "board": board})
+    };
+    let mut messages = vec![
+        json!({"type": "rules", "randomizer": "seven_bag"}),
+        start(&["T", "I", "O", "L", "J", "S"]),
+    ];
+    let off = [
+        (50, 5),
+        (-3, 5),
+        (i32::MAX as i64, 5),
+        (i32::MIN as i64, 5),
+        (4, -5),
+        (4, 45),
+        (4, i32::MAX as i64),
+        // 260 as an 8-bit number would be 4: never cut down to a board's numbers.
+        (260, 1),
+    ];
+    for (x, y) in off {
+        messages.push(play("T", "north", x, y));
+    }
+    // The O is neither the current piece nor the one a hold gives (the I).
+    messages.push(play("O", "north", 4, 0));
+    messages.push(json!({"type": "suggest"}));
+    // Nothing left to play once a `start` gives an empty queue.
+    messages.push(start(&[]));
+    messages.push(play("T", "north", 4, 0));
+    messages.push(json!({"type": "suggest"}));
+    let (lines, notes, code) = converse_with_the_bot(&messages);
+    assert_eq!(code, 0, "{notes}");
+    let expected = [
+        "tbp: ignored `play`: the T at x 50, y 5 (north) has a cell off the 10 × 40 board (x 49, y 5)",
+        "tbp: ignored `play`: the T at x -3, y 5 (north) has a cell off the 10 × 40 board (x -4, y 5)",
+        "tbp: ignored `play`: the T at x 2147483647, y 5 (north) has a cell off the 10 × 40 board (x 2147483646, y 5)",
+        "tbp: ignored `play`: the T at x -2147483648, y 5 (north) has a cell off the 10 × 40 board (x -2147483648, y 5)",
+        "tbp: ignored `play`: the T at x 4, y -5 (north) has a cell off the 10 × 40 board (x 3, y -5)",
+        "tbp: ignored `play`: the T at x 4, y 45 (north) has a cell off the 10 × 40 board (x 3, y 45)",
+        "tbp: ignored `play`: the T at x 4, y 2147483647 (north) has a cell off the 10 × 40 board (x 3, y 2147483647)",
+        "tbp: ignored `play`: the T at x 260, y 1 (north) has a cell off the 10 × 40 board (x 259, y 1)",
+        "tbp: ignored `play`: the O is neither the current piece (T) nor the one a hold gives (I)",
+        "tbp: ignored `play`: there is no piece to play: the queue is empty",
+    ];
+    assert_eq!(notes.lines().collect::<Vec<_>>(), expected);
+    // The position is the start's, untouched: the same move as on the empty board, then none.
+    assert_eq!(lines[1], json!({"type": "ready"}));
+    assert_eq!(
+        lines[2]["moves"],
+        json!([{"location": {"type": "I", "orientation": "north", "x": 1, "y": 0}, "spin": "none"}])
+    );
+    assert_eq!(lines[3]["moves"], json!([]));
+    assert_eq!(lines.len(), 4);
+}

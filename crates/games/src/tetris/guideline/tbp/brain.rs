@@ -68,11 +68,17 @@ impl<P: Policy<Guideline>> Brain for PlayerBrain<P> {
         }
     }
 
-    fn play(&mut self, mv: &Move) {
+    /// A move the position cannot take (off the board, a piece not in reach) is refused and
+    /// the position kept: the front end's next `start` puts the two sides in step again.
+    fn play(&mut self, mv: &Move) -> Result<(), String> {
         if let Some(side) = &mut self.side {
-            let played = legal_move(&self.game, side, mv).unwrap_or_else(|| as_said(side, mv));
+            let played = match legal_move(&self.game, side, mv) {
+                Some(m) => m,
+                None => as_said(side, mv)?,
+            };
             side.lock(self.game.rules_of(), played.hold, &played.placement, false);
         }
+        Ok(())
     }
 
     fn new_piece(&mut self, piece: Piece) {

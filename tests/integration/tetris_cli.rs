@@ -420,3 +420,32 @@ fn a_full_standard_output_is_one_line() {
     let out = run_with_full(dir.path(), 2, &["play", "--weights", "no/such.toml"]);
     assert_eq!((out.status.code(), out.stdout.len()), (Some(1), 0));
 }
+
+/// A file without end is read to a cap, and bytes that are not text say so: one line each.
+#[cfg(unix)]
+#[test]
+fn inputs_are_read_to_a_cap_and_must_be_text() {
+    let over = "it is over 64 MiB, more than any file of its kind holds";
+    assert_error(
+        &run(&["play", "--weights", "/dev/zero"]),
+        &format!("cannot read weights file /dev/zero: {over}"),
+    );
+    assert_error(
+        &run(&["evolve", "--config", "/dev/zero"]),
+        &format!("cannot read config file /dev/zero: {over}"),
+    );
+    assert_error(
+        &run(&["moves", "--board", "/dev/zero", "--piece", "T"]),
+        &format!("cannot read board file /dev/zero: {over}"),
+    );
+    assert_error(
+        &run(&["play", "--weights", "/dev/urandom"]),
+        &format!("cannot read weights file /dev/urandom: {over}"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("w.toml"), b"game = \"tetris\"\n\xff\xfe").unwrap();
+    assert_error(
+        &run_in(dir.path(), &["play", "--weights", "w.toml"]),
+        "cannot read weights file w.toml: it is not text (byte 16 is not UTF-8): damaged, or not a file of its kind",
+    );
+}

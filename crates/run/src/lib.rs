@@ -601,7 +601,7 @@ fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Ch
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => bail!("cannot read {}: {e}", dir.join("history.csv").display()),
     };
-    let text = std::fs::read_to_string(&path)
+    let text = stacktune_base::fsutil::read_text(&path)
         .with_context(|| format!("cannot resume from {}", path.display()))?;
     open_checkpoint(&text, history.as_deref(), config, features).map_err(|e| {
         anyhow::anyhow!(

@@ -207,7 +207,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
     }
     let folder = crate::folder::RunFolder::for_report(dir)?;
     let checkpoint = dir.join("checkpoint.json");
-    let text = std::fs::read_to_string(&checkpoint).with_context(|| {
+    let text = stacktune_base::fsutil::read_text(&checkpoint).with_context(|| {
         format!(
             "{} is not a run folder: cannot read {}",
             dir.display(),

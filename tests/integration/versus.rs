@@ -327,3 +327,51 @@ fn the_tbp_bot_ignores_a_play_it_cannot_take_and_plays_on() {
     assert_eq!(lines[3]["moves"], json!([]));
     assert_eq!(lines.len(), 4);
 }
+
+/// A bot started by `versus` dies with it, however it ends: here by SIGKILL, which leaves no
+/// code of stacktune's to run (the kernel ends the bot: PR_SET_PDEATHSIG).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bot_does_not_outlive_a_killed_versus() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("bot.pid");
+    // A bot that says where it is, then never answers: versus waits for its `info`.
+    let bot = format!(
+        "tbp:sh -c 'echo $$ > {0}.part && mv {0}.part {0} && exec sleep 1000'",
+        pid_file.display()
+    );
+    let mut versus = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["versus", HAND, &bot, "--games", "2", "--quiet"])
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_while_running(&mut versus, "the bot started", || pid_file.exists());
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    versus.kill().unwrap();
+    versus.wait().unwrap();
+    // Gone, or a zombie waiting for init: either way no longer running. A bounded wait for
+    // the kernel's signal, never a timed assertion on how soon.
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap()
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    let mut waited = 0;
+    while running() && waited < 60_000 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        waited += 5;
+    }
+    assert!(!running(), "the bot (pid {pid}) outlived the killed versus");
+}

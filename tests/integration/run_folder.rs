@@ -338,6 +338,30 @@ fn force_moves_the_old_folder_aside_and_deletes_nothing() {
     }
 }
 
+/// The commands a refusal gives quote a path with a space, so that they run as copied.
+#[test]
+fn commands_given_quote_paths_with_spaces() {
+    let dir = setup();
+    finished_run(dir.path(), "my run");
+    assert_error(
+        &run_in(dir.path(), &["evolve", "--resume", "my run"]),
+        "my run holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config 'my run/run.toml'",
+    );
+}
+
+/// A report page that cannot be written says why once, naming the page.
+#[test]
+fn a_report_page_that_is_a_folder_is_one_clear_line() {
+    let dir = setup();
+    finished_run(dir.path(), "r");
+    fs::remove_file(dir.path().join("r/report.html")).unwrap();
+    fs::create_dir(dir.path().join("r/report.html")).unwrap();
+    assert_error(
+        &run_in(dir.path(), &["report", "r"]),
+        "cannot write r/report.html: Is a directory (os error 21)",
+    );
+}
+
 #[test]
 fn resume_refuses_a_finished_run() {
     let dir = setup();

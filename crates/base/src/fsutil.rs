@@ -33,8 +33,10 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
 /// renames it over `path` (`persist`): a reader, or a run killed mid-write, sees either the
 /// old file or the new one, never a mix. A failed write removes its temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    // The rename's own error, once: tempfile's error repeats it as its source.
     temporary_beside(path, bytes)?
         .persist(path)
+        .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
@@ -46,7 +48,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     match temporary_beside(path, bytes)?.persist_noclobber(path) {
         Ok(_) => Ok(()),
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(already_exists(path)),
-        Err(e) => Err(e).with_context(|| format!("cannot write {}", path.display())),
+        Err(e) => Err(e.error).with_context(|| format!("cannot write {}", path.display())),
     }
 }
 

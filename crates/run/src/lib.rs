@@ -288,8 +288,14 @@ fn resume_hint(config: &RunConfig, dir: &Path, driven: bool) -> String {
             format!("stacktune.custom.evolve({class}, resume={dir:?})")
         }
         None if driven => format!("stacktune.Run.resume({dir:?})"),
-        None => format!("stacktune evolve --resume {dir}"),
+        None => format!("stacktune evolve --resume {}", shell_word(&dir)),
     }
+}
+
+/// `text` as one word of a shell command a user copies (`'my runs/r'`); unchanged when it needs
+/// no quotes.
+pub(crate) fn shell_word(text: &str) -> String {
+    shlex::try_quote(text).map_or_else(|_| text.to_string(), |q| q.into_owned())
 }
 
 /// The weights of `file` (read from `path`) over the tuned features `names` (0 for a feature
@@ -589,7 +595,10 @@ pub fn rerun_of_finished(dir: &Path) -> Option<String> {
             format!("stacktune.custom.evolve({class}, \"{run_toml}\")")
         }
         (None, OptimizerKind::External) => format!("stacktune.Run(\"{run_toml}\")"),
-        (None, _) => format!("stacktune evolve --config {run_toml}"),
+        (None, _) => format!(
+            "stacktune evolve --config {}",
+            shell_word(&run_toml.to_string())
+        ),
     })
 }
 

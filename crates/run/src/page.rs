@@ -69,7 +69,7 @@ impl<G: Replayable> ReportPage<'_, G> {
             version: env!("CARGO_PKG_VERSION"),
             evolve_command: format!(
                 "stacktune evolve --config {} --out NEW_FOLDER",
-                self.dir.join("run.toml").display()
+                crate::shell_word(&self.dir.join("run.toml").display().to_string())
             ),
             play_command,
             measure: game.score_name(),

@@ -506,6 +506,21 @@ fn a_resume_refuses_a_run_toml_changed_in_anything_but_generations() {
             ),
         );
     }
+    // Lowering generations is not, even to the count done: here the run started with 3 and
+    // did 2, and its run.toml now says 2.
+    let started = dir.path().join("r/.run.toml");
+    let first = fs::read_to_string(&started).unwrap();
+    fs::write(
+        &started,
+        first.replace("generations = 2", "generations = 3"),
+    )
+    .unwrap();
+    fs::write(&run_toml, &original).unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume r: its run.toml lowers `generations` (2, the run started with 3); a resume may only raise `generations`: put `generations` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+    );
+    fs::write(&started, first).unwrap();
     // Raising generations (and the thread count) is what a resume may change.
     fs::write(
         &run_toml,

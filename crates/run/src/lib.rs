@@ -327,6 +327,16 @@ fn check_unchanged(dir: &Path, config: &RunConfig) -> Result<()> {
         return Ok(());
     }
     let was = RunConfig::load(&started)?;
+    let lowered = (config.generations < was.generations).then(|| {
+        let (now, then) = (config.generations, was.generations);
+        ("generations".to_string(), now.to_string(), then.to_string())
+    });
+    if let Some((field, now, then)) = lowered {
+        bail!(
+            "cannot resume {}: its run.toml lowers `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+            dir.display()
+        );
+    }
     if let Some((field, now, then)) = config.changed_since(&was) {
         bail!(
             "cannot resume {}: its run.toml changes `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",

@@ -9,6 +9,7 @@ use crate::commands::{
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use stacktune_run::backend;
 use std::ffi::OsString;
+use std::io::Write;
 
 /// Tunes Dellacherie-style heuristic players for grid puzzle games.
 #[derive(Parser)]
@@ -52,6 +53,7 @@ enum Command {
 /// an error (printed as one line after `error:`), clap's code for bad arguments. Help and
 /// version print as clap prints them.
 pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
+    end_with_a_line_when_output_fails();
     let parsed = negative_numbers_are_values(Cli::command())
         .try_get_matches_from(args)
         .and_then(|matches| Cli::from_arg_matches(&matches));
@@ -75,6 +77,13 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
         Command::Versus(args) => versus::run(args),
         Command::Tbp(args) => tbp::run(args),
     });
+    // What is still buffered is written now, so that a write that fails is this command's
+    // error rather than lost at exit.
+    let result = result.and_then(|()| {
+        std::io::stdout()
+            .flush()
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+    });
     match result {
         Ok(()) => 0,
         Err(e) => {
@@ -82,6 +91,36 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
             1
         }
     }
+}
+
+/// A write to standard output or error that fails (a full disk, `> /dev/full`) ends the
+/// command as any other error does: one line, exit status 1, no backtrace. `println!` reports
+/// such a failure by panicking with `failed printing to stdout: ...`, from wherever it prints;
+/// this hook turns that one panic into the line (written if standard error still takes it)
+/// and hands every other panic to the hook before it.
+fn end_with_a_line_when_output_fails() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("");
+            let Some(failed) = message.strip_prefix("failed printing to ") else {
+                return previous(info);
+            };
+            let (stream, why) = failed.split_once(": ").unwrap_or((failed, "failed"));
+            let stream = match stream {
+                "stdout" => "standard output",
+                _ => "standard error",
+            };
+            let _ = writeln!(std::io::stderr(), "error: cannot write to {stream}: {why}");
+            std::process::exit(1);
+        }));
+    });
 }
 
 /// Every flag of `command` and its subcommands takes a negative number as its value: clap

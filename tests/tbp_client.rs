@@ -319,8 +319,9 @@ impl Brain for Fixed {
             move_info: None,
         }
     }
-    fn play(&mut self, _: &Move) {
+    fn play(&mut self, _: &Move) -> Result<(), String> {
         self.queue.remove(0);
+        Ok(())
     }
     fn new_piece(&mut self, piece: Piece) {
         self.queue.push(piece);

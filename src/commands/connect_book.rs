@@ -172,6 +172,12 @@ impl Partial {
             .collect();
         let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
         let head = lines.next().unwrap_or_default().trim_end();
+        if head.is_empty() {
+            bail!(
+                "{} is cut short: its first line, which names the book's work, is missing or incomplete; remove it to start over",
+                path.display()
+            );
+        }
         if head != first {
             bail!(
                 "{} holds the unfinished work of another book (`{head}`): give another --out, or remove it to start over",

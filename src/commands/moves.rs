@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use stacktune_games::listing::{MovesArgs, listing};
 
 pub fn run(args: MovesArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.board)
+    let text = stacktune_base::fsutil::read_text(&args.board)
         .with_context(|| format!("cannot read board file {}", args.board.display()))?;
     print!("{}", listing(&args, &text)?);
     Ok(())

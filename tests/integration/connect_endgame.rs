@@ -375,6 +375,14 @@ fn connect_book_refuses_a_partial_file_of_other_work_and_a_book_too_deep() {
             "other.txt.partial holds the unfinished work of another book (`# stacktune connect-book --from \"\" --plies 1: the outcomes solved so far`): give another --out, or remove it to start over".to_string(),
         ),
         (
+            first[..20].to_string(),
+            "other.txt.partial is cut short: its first line, which names the book's work, is missing or incomplete; remove it to start over".to_string(),
+        ),
+        (
+            String::new(),
+            "other.txt.partial is cut short: its first line, which names the book's work, is missing or incomplete; remove it to start over".to_string(),
+        ),
+        (
             format!("{first}\n{moves} 2\n"),
             format!("other.txt.partial: line 2: `{moves} 2` is not a position of this book and its outcome (1, 0 or -1): remove the file to start over"),
         ),

@@ -33,6 +33,8 @@ elitism = 1
 "#;
 
 const REFUSE_TAIL: &str = "choose another --out, or add --force to move it aside to a dated name";
+const NOT_OURS: &str =
+    "choose another --out (--force moves aside only a run folder stacktune made)";
 
 fn setup() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -224,16 +226,27 @@ fn out_refuses_a_folder_that_is_not_a_run() {
     fs::create_dir(dir.path().join("mine")).unwrap();
     fs::write(dir.path().join("mine/notes.txt"), "my notes").unwrap();
     fs::write(dir.path().join("mine/best.toml"), "my best").unwrap();
-    assert_error(
-        &evolve(dir.path(), &["--out", "mine"]),
-        &format!("mine holds files that are not a run (best.toml, notes.txt); {REFUSE_TAIL}"),
-    );
-    assert_eq!(fs::read_dir(dir.path().join("mine")).unwrap().count(), 2);
     fs::write(dir.path().join("file"), "x").unwrap();
-    assert_error(
-        &evolve(dir.path(), &["--out", "file"]),
-        &format!("file is a file, not a folder; {REFUSE_TAIL}"),
-    );
+    // --force changes nothing here: none of these is a run folder stacktune made.
+    for force in [&[][..], &["--force"]] {
+        let out = |name| [&["--out", name][..], force].concat();
+        assert_error(
+            &evolve(dir.path(), &out("mine")),
+            &format!("mine holds files that are not a run (best.toml, notes.txt); {NOT_OURS}"),
+        );
+        assert_eq!(fs::read_dir(dir.path().join("mine")).unwrap().count(), 2);
+        assert_error(
+            &evolve(dir.path(), &out("file")),
+            &format!("file is a file, not a folder; {NOT_OURS}"),
+        );
+        assert_eq!(fs::read_to_string(dir.path().join("file")).unwrap(), "x");
+        #[cfg(unix)]
+        assert_error(
+            &evolve(dir.path(), &out("/dev/null")),
+            &format!("/dev/null is not a folder; {NOT_OURS}"),
+        );
+    }
+    assert!(Path::new("/dev/null").exists());
     // An empty folder is taken.
     fs::create_dir(dir.path().join("empty")).unwrap();
     success(&evolve(dir.path(), &["--out", "empty"]));
@@ -267,7 +280,13 @@ fn out_refuses_a_run_saying_which() {
         ),
     );
     assert_eq!(snapshot(&dir.path().join("r")), unfinished);
-    // --resume finishes it, to the same best weights.
+    // --resume finishes it, to the same best weights, and removes the temporary file a
+    // writer killed mid-write left (the snapshot would show it).
+    fs::write(
+        dir.path().join("r/.stacktune-Xy12Ab.tmp"),
+        "half a checkpoint",
+    )
+    .unwrap();
     success(&run_in(dir.path(), &["evolve", "--resume", "r", "--quiet"]));
     assert_eq!(snapshot(&dir.path().join("r")), finished);
 }
@@ -304,14 +323,42 @@ fn force_moves_the_old_folder_aside_and_deletes_nothing() {
             .unwrap()
             .contains("seed = 9")
     );
-    // Files that are not a run are moved aside too, never deleted.
-    fs::create_dir(dir.path().join("mine")).unwrap();
-    fs::write(dir.path().join("mine/notes.txt"), "my notes").unwrap();
-    success(&evolve(dir.path(), &["--out", "mine", "--force"]));
-    let moved = moved_aside(dir.path(), "mine");
-    assert_eq!(
-        fs::read_to_string(moved[0].join("notes.txt")).unwrap(),
-        "my notes"
+    // A link to a run is not moved, nor is what it names.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("r", dir.path().join("link")).unwrap();
+        let before = snapshot(&dir.path().join("r"));
+        assert_error(
+            &evolve(dir.path(), &["--out", "link", "--force"]),
+            &format!("link is a symbolic link; {NOT_OURS}"),
+        );
+        assert_eq!(snapshot(&dir.path().join("r")), before);
+        assert_eq!(moved_aside(dir.path(), "r").len(), 1);
+        assert_eq!(moved_aside(dir.path(), "link").len(), 0);
+    }
+}
+
+/// The commands a refusal gives quote a path with a space, so that they run as copied.
+#[test]
+fn commands_given_quote_paths_with_spaces() {
+    let dir = setup();
+    finished_run(dir.path(), "my run");
+    assert_error(
+        &run_in(dir.path(), &["evolve", "--resume", "my run"]),
+        "my run holds a finished run (its best.toml is written): nothing to resume; to run it again: stacktune evolve --config 'my run/run.toml'",
+    );
+}
+
+/// A report page that cannot be written says why once, naming the page.
+#[test]
+fn a_report_page_that_is_a_folder_is_one_clear_line() {
+    let dir = setup();
+    finished_run(dir.path(), "r");
+    fs::remove_file(dir.path().join("r/report.html")).unwrap();
+    fs::create_dir(dir.path().join("r/report.html")).unwrap();
+    assert_error(
+        &run_in(dir.path(), &["report", "r"]),
+        "cannot write r/report.html: Is a directory (os error 21)",
     );
 }
 
@@ -360,6 +407,11 @@ fn damaged_or_edited_checkpoint_is_refused_and_left_as_it_is() {
     resume_error(
         dir.path(),
         "cannot resume from r/checkpoint.json: it is damaged (not a sealed checkpoint): EOF while parsing a value at line 1 column 20; the folder is left as it is",
+    );
+    fs::write(&path, b"{\"\xff\x00").unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume from r/checkpoint.json: it is not text (byte 2 is not UTF-8): damaged, or not a file of its kind",
     );
     fs::write(&path, "").unwrap();
     resume_error(
@@ -454,6 +506,21 @@ fn a_resume_refuses_a_run_toml_changed_in_anything_but_generations() {
             ),
         );
     }
+    // Lowering generations is not, even to the count done: here the run started with 3 and
+    // did 2, and its run.toml now says 2.
+    let started = dir.path().join("r/.run.toml");
+    let first = fs::read_to_string(&started).unwrap();
+    fs::write(
+        &started,
+        first.replace("generations = 2", "generations = 3"),
+    )
+    .unwrap();
+    fs::write(&run_toml, &original).unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume r: its run.toml lowers `generations` (2, the run started with 3); a resume may only raise `generations`: put `generations` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+    );
+    fs::write(&started, first).unwrap();
     // Raising generations (and the thread count) is what a resume may change.
     fs::write(
         &run_toml,

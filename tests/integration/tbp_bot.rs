@@ -72,12 +72,13 @@ impl Brain for Recorder {
             }),
         }
     }
-    fn play(&mut self, mv: &Move) {
+    fn play(&mut self, mv: &Move) -> Result<(), String> {
         let l = mv.location;
         self.calls.push(format!(
             "play {:?} {:?} {},{} {:?}",
             l.piece, l.orientation, l.x, l.y, mv.spin
         ));
+        Ok(())
     }
     fn new_piece(&mut self, piece: Piece) {
         self.calls.push(format!("new_piece {piece:?}"));

@@ -364,3 +364,88 @@ fn play_table_says_when_games_reached_max_pieces() {
     );
     assert!(last_line(table("6", &[])).starts_with("pieces/s "));
 }
+
+/// Runs the binary in `dir` with standard output (`stream` 1) or standard error (2) on
+/// /dev/full, where every write fails.
+#[cfg(target_os = "linux")]
+fn run_with_full(dir: &std::path::Path, stream: u8, args: &[&str]) -> std::process::Output {
+    let full = || std::process::Stdio::from(fs::File::create("/dev/full").unwrap());
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"));
+    command.args(args).current_dir(dir);
+    match stream {
+        1 => command.stdout(full()),
+        _ => command.stderr(full()),
+    };
+    command.output().unwrap()
+}
+
+/// A write that fails (`> /dev/full`) ends each command with one line and exit status 1: no
+/// panic, no backtrace.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("tiny.toml"),
+        "seed = 3\ngenerations = 1\ngames = 2\nmax_pieces = 50\nvalidation_games = 2\n\
+         final_games = 2\nvalidation_max_pieces = 50\n[game]\ngame = \"tetris\"\nwidth = 6\n\
+         height = 10\n[ga]\npopulation = 4\nelitism = 1\n",
+    )
+    .unwrap();
+    let weights = root().join("weights/tetris/el-tetris.toml");
+    let board = root().join("tests/data/boards/tetris.txt");
+    let commands: [&[&str]; 4] = [
+        &[
+            "play",
+            "--weights",
+            weights.to_str().unwrap(),
+            "--games",
+            "1",
+            "--max-pieces",
+            "100",
+            "--quiet",
+        ],
+        &["moves", "--board", board.to_str().unwrap(), "--piece", "T"],
+        &["solve-connect", "4453444"],
+        &["evolve", "--config", "tiny.toml", "--out", "r", "--quiet"],
+    ];
+    for args in commands {
+        let out = run_with_full(dir.path(), 1, args);
+        assert_error(
+            &out,
+            "cannot write to standard output: No space left on device (os error 28)",
+        );
+    }
+    // With standard error full too, the error line has nowhere to go: the exit status says it.
+    let out = run_with_full(dir.path(), 2, &["play", "--weights", "no/such.toml"]);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(1), 0));
+}
+
+/// A file without end is read to a cap, and bytes that are not text say so: one line each.
+#[cfg(unix)]
+#[test]
+fn inputs_are_read_to_a_cap_and_must_be_text() {
+    let over = "it is over 64 MiB, more than any file of its kind holds";
+    assert_error(
+        &run(&["play", "--weights", "/dev/zero"]),
+        &format!("cannot read weights file /dev/zero: {over}"),
+    );
+    assert_error(
+        &run(&["evolve", "--config", "/dev/zero"]),
+        &format!("cannot read config file /dev/zero: {over}"),
+    );
+    assert_error(
+        &run(&["moves", "--board", "/dev/zero", "--piece", "T"]),
+        &format!("cannot read board file /dev/zero: {over}"),
+    );
+    assert_error(
+        &run(&["play", "--weights", "/dev/urandom"]),
+        &format!("cannot read weights file /dev/urandom: {over}"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("w.toml"), b"game = \"tetris\"\n\xff\xfe").unwrap();
+    assert_error(
+        &run_in(dir.path(), &["play", "--weights", "w.toml"]),
+        "cannot read weights file w.toml: it is not text (byte 16 is not UTF-8): damaged, or not a file of its kind",
+    );
+}

@@ -272,3 +272,141 @@ fn the_tbp_bot_answers_a_front_end() {
     );
     assert_eq!(lines.len(), 3);
 }
+
+/// The messages of one conversation with `stacktune tbp`, its output as JSON values, its notes
+/// and its exit status.
+fn converse_with_the_bot(messages: &[serde_json::Value]) -> (Vec<serde_json::Value>, String, i32) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["tbp", "--weights", HAND])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = bot.stdin.take().unwrap();
+    for m in messages {
+        writeln!(input, "{m}").unwrap();
+    }
+    drop(input);
+    let out = bot.wait_with_output().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let notes = String::from_utf8(out.stderr).unwrap();
+    (lines, notes, out.status.code().unwrap_or(-1))
+}
+
+fn play(piece: &str, orientation: &str, x: i64, y: i64) -> serde_json::Value {
+    json!({"type": "play", "move": {"location": {"type": piece, "orientation": orientation,
+        "x": x, "y": y}, "spin": "none"}})
+}
+
+#[test]
+fn the_tbp_bot_ignores_a_play_it_cannot_take_and_plays_on() {
+    let board = vec![vec![serde_json::Value::Null; 10]; 40];
+    let start = |queue: &[&str]| {
+        json!({"type": "start", "hold": null, "queue": queue, "combo": 0,
+               "back_to_back": false, "board": board})
+    };
+    let mut messages = vec![
+        json!({"type": "rules", "randomizer": "seven_bag"}),
+        start(&["T", "I", "O", "L", "J", "S"]),
+    ];
+    let off = [
+        (50, 5),
+        (-3, 5),
+        (i32::MAX as i64, 5),
+        (i32::MIN as i64, 5),
+        (4, -5),
+        (4, 45),
+        (4, i32::MAX as i64),
+        // 260 as an 8-bit number would be 4: never cut down to a board's numbers.
+        (260, 1),
+    ];
+    for (x, y) in off {
+        messages.push(play("T", "north", x, y));
+    }
+    // The O is neither the current piece nor the one a hold gives (the I).
+    messages.push(play("O", "north", 4, 0));
+    messages.push(json!({"type": "suggest"}));
+    // Nothing left to play once a `start` gives an empty queue.
+    messages.push(start(&[]));
+    messages.push(play("T", "north", 4, 0));
+    messages.push(json!({"type": "suggest"}));
+    let (lines, notes, code) = converse_with_the_bot(&messages);
+    assert_eq!(code, 0, "{notes}");
+    let expected = [
+        "tbp: ignored `play`: the T at x 50, y 5 (north) has a cell off the 10 × 40 board (x 49, y 5)",
+        "tbp: ignored `play`: the T at x -3, y 5 (north) has a cell off the 10 × 40 board (x -4, y 5)",
+        "tbp: ignored `play`: the T at x 2147483647, y 5 (north) has a cell off the 10 × 40 board (x 2147483646, y 5)",
+        "tbp: ignored `play`: the T at x -2147483648, y 5 (north) has a cell off the 10 × 40 board (x -2147483648, y 5)",
+        "tbp: ignored `play`: the T at x 4, y -5 (north) has a cell off the 10 × 40 board (x 3, y -5)",
+        "tbp: ignored `play`: the T at x 4, y 45 (north) has a cell off the 10 × 40 board (x 3, y 45)",
+        "tbp: ignored `play`: the T at x 4, y 2147483647 (north) has a cell off the 10 × 40 board (x 3, y 2147483647)",
+        "tbp: ignored `play`: the T at x 260, y 1 (north) has a cell off the 10 × 40 board (x 259, y 1)",
+        "tbp: ignored `play`: the O is neither the current piece (T) nor the one a hold gives (I)",
+        "tbp: ignored `play`: there is no piece to play: the queue is empty",
+    ];
+    assert_eq!(notes.lines().collect::<Vec<_>>(), expected);
+    // The position is the start's, untouched: the same move as on the empty board, then none.
+    assert_eq!(lines[1], json!({"type": "ready"}));
+    assert_eq!(
+        lines[2]["moves"],
+        json!([{"location": {"type": "I", "orientation": "north", "x": 1, "y": 0}, "spin": "none"}])
+    );
+    assert_eq!(lines[3]["moves"], json!([]));
+    assert_eq!(lines.len(), 4);
+}
+
+/// A bot started by `versus` dies with it, however it ends: here by SIGKILL, which leaves no
+/// code of stacktune's to run (the kernel ends the bot: PR_SET_PDEATHSIG).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bot_does_not_outlive_a_killed_versus() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("bot.pid");
+    // A bot that says where it is, then never answers: versus waits for its `info`.
+    let bot = format!(
+        "tbp:sh -c 'echo $$ > {0}.part && mv {0}.part {0} && exec sleep 1000'",
+        pid_file.display()
+    );
+    let mut versus = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["versus", HAND, &bot, "--games", "2", "--quiet"])
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_while_running(&mut versus, "the bot started", || pid_file.exists());
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    versus.kill().unwrap();
+    versus.wait().unwrap();
+    // Gone, or a zombie waiting for init: either way no longer running. A bounded wait for
+    // the kernel's signal, never a timed assertion on how soon.
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap()
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    let mut waited = 0;
+    while running() && waited < 60_000 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        waited += 5;
+    }
+    assert!(!running(), "the bot (pid {pid}) outlived the killed versus");
+}

@@ -1,15 +1,42 @@
-//! File writing that never leaves a half-written file behind.
+//! File writing that never leaves a half-written file behind, and reading with a cap.
 
 use anyhow::{Context, Result};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
+
+/// The most a text file a user names (weights, a config, a board, a checkpoint) may hold: the
+/// largest of them is a few megabytes, so more is a wrong path (`/dev/zero`), not an input.
+pub const MAX_TEXT_FILE: u64 = 64 << 20;
+
+/// The text of `path`, read to at most [`MAX_TEXT_FILE`] bytes: a device or a file without end
+/// costs a bounded read, and bytes that are not text say so, rather than how the reading failed.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_TEXT_FILE + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TEXT_FILE {
+        return Err(std::io::Error::other(format!(
+            "it is over {} MiB, more than any file of its kind holds",
+            MAX_TEXT_FILE >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        std::io::Error::other(format!(
+            "it is not text (byte {at} is not UTF-8): damaged, or not a file of its kind"
+        ))
+    })
+}
 
 /// Writes `bytes` to a temporary file beside `path` (tempfile's), flushes it to disk, then
 /// renames it over `path` (`persist`): a reader, or a run killed mid-write, sees either the
 /// old file or the new one, never a mix. A failed write removes its temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    // The rename's own error, once: tempfile's error repeats it as its source.
     temporary_beside(path, bytes)?
         .persist(path)
+        .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
@@ -21,7 +48,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     match temporary_beside(path, bytes)?.persist_noclobber(path) {
         Ok(_) => Ok(()),
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(already_exists(path)),
-        Err(e) => Err(e).with_context(|| format!("cannot write {}", path.display())),
+        Err(e) => Err(e.error).with_context(|| format!("cannot write {}", path.display())),
     }
 }
 

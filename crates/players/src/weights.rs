@@ -77,7 +77,7 @@ impl WeightFile {
     /// The file at `path` parsed, and its text: an export that embeds the file whole embeds
     /// exactly the text that was checked, read once.
     pub fn load_with_text(path: &Path) -> Result<(WeightFile, String)> {
-        let text = std::fs::read_to_string(path)
+        let text = stacktune_base::fsutil::read_text(path)
             .with_context(|| format!("cannot read weights file {}", path.display()))?;
         let file =
             Self::parse(&text).with_context(|| format!("weights file {}", path.display()))?;

@@ -269,7 +269,7 @@ fn curve(points: &[Point], label: &str) -> Vec<CurvePoint> {
 
 fn read_history(dir: &Path) -> Result<Vec<HistoryRow>> {
     let path = dir.join("checkpoint.json");
-    let text = std::fs::read_to_string(&path)
+    let text = stacktune_base::fsutil::read_text(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
     crate::checkpoint::Checkpoint::history_of(&text)
         .with_context(|| format!("cannot read the history in {}", path.display()))

@@ -192,7 +192,7 @@ impl RunConfig {
     /// Reads a config file; unknown keys and bad values are errors naming the file and line.
     /// Relative paths in it name files relative to the file's folder, wherever it is read from.
     pub fn load(path: &Path) -> Result<RunConfig> {
-        let text = std::fs::read_to_string(path)
+        let text = stacktune_base::fsutil::read_text(path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
         if sets_nothing(&text) {
             // An empty file is a slip (a file not saved, the wrong path), not a request: the

@@ -56,7 +56,7 @@ impl Files<'_> {
     /// A given file's text.
     fn text(&self, path: &Path) -> Result<String> {
         match self {
-            Files::Disk => std::fs::read_to_string(path)
+            Files::Disk => stacktune_base::fsutil::read_text(path)
                 .with_context(|| format!("cannot read weights file {}", path.display())),
             Files::Given(texts) => texts
                 .get(&*path.to_string_lossy())

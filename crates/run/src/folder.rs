@@ -5,7 +5,8 @@
 //! `.lock` file (std's `File::try_lock`, an advisory `flock` that the kernel releases however
 //! the process ends), with the holder's pid written in it so that a refused process can say
 //! who holds it. What was in a folder before is never overwritten or deleted: `--force` moves
-//! it aside to a dated name first.
+//! a run folder (one with a run.toml: stacktune made it) aside to a dated name first, and
+//! nothing else: never a file, a device, a symbolic link or a folder of the user's.
 
 use anyhow::{Context, Result, bail};
 use stacktune_base::fsutil::clean;
@@ -30,6 +31,11 @@ enum Held {
     Nothing,
     /// A file, where a folder should be.
     File,
+    /// Something else that is not a folder (a device, a socket, a pipe).
+    NotAFolder,
+    /// A symbolic link to something that is not empty: `--force` would move the link's
+    /// target's name, not what it names, and the target is not ours to judge.
+    Link,
     /// Files and folders that are not a run, by name (the first few).
     NotARun(Vec<String>),
     AnotherRun,
@@ -75,8 +81,17 @@ impl RunFolder {
             None
         };
         let dir = path.display();
-        let (what, resume) = match survey(path, &same_run)? {
+        const NOT_OURS: &str =
+            "choose another --out (--force moves aside only a run folder stacktune made)";
+        let (what, resume): (&str, String) = match survey(path, &same_run)? {
             Held::Nothing => return held_lock.map_or_else(|| create_and_lock(path), Ok),
+            Held::File => bail!("{dir} is a file, not a folder; {NOT_OURS}"),
+            Held::NotAFolder => bail!("{dir} is not a folder; {NOT_OURS}"),
+            Held::Link => bail!("{dir} is a symbolic link; {NOT_OURS}"),
+            Held::NotARun(names) => bail!(
+                "{dir} holds files that are not a run ({}); {NOT_OURS}",
+                names.join(", ")
+            ),
             _ if force => {
                 let aside = aside_name(path);
                 fs::rename(path, &aside)
@@ -85,20 +100,12 @@ impl RunFolder {
                 eprintln!("moved {dir} aside to {}", aside.display());
                 return create_and_lock(path);
             }
-            Held::File => ("is a file, not a folder".into(), String::new()),
-            Held::NotARun(names) => (
-                format!("holds files that are not a run ({})", names.join(", ")),
-                String::new(),
-            ),
-            Held::AnotherRun => (
-                "holds another run (its run.toml differs)".into(),
-                String::new(),
-            ),
+            Held::AnotherRun => ("holds another run (its run.toml differs)", String::new()),
             Held::ThisRunUnfinished => (
-                "holds an unfinished run of this config".into(),
+                "holds an unfinished run of this config",
                 format!("continue it with --resume {dir}, "),
             ),
-            Held::ThisRunFinished => ("holds a finished run of this config".into(), String::new()),
+            Held::ThisRunFinished => ("holds a finished run of this config", String::new()),
         };
         bail!(
             "{dir} {what}; {resume}choose another --out, or add --force to move it aside to a dated name"
@@ -140,6 +147,7 @@ impl RunFolder {
         refuse_finished()?;
         let folder = lock(path.to_path_buf())?;
         refuse_finished()?;
+        remove_stale_temporaries(path)?;
         Ok(folder)
     }
 }
@@ -167,14 +175,36 @@ fn check_not_above_here(path: &Path, flag: &str) -> Result<()> {
     Ok(())
 }
 
+/// Removes the temporary files a writer killed mid-write left in a run folder (files are
+/// written whole beside their name, `.stacktune-XXXXXX.tmp`, then renamed): the folder is
+/// locked, so no writer of it is alive.
+fn remove_stale_temporaries(path: &Path) -> Result<()> {
+    let entries =
+        fs::read_dir(path).with_context(|| format!("cannot read folder {}", path.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let stale = name.starts_with(".stacktune-") && name.ends_with(".tmp");
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            fs::remove_file(entry.path())
+                .with_context(|| format!("cannot remove {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// What `path` holds, its lock file aside.
 fn survey(path: &Path, same_run: &impl Fn(&Path) -> bool) -> Result<Held> {
-    if !path.exists() {
+    let Ok(meta) = fs::metadata(path) else {
         return Ok(Held::Nothing);
-    }
-    if !path.is_dir() {
+    };
+    if meta.is_file() {
         return Ok(Held::File);
     }
+    if !meta.is_dir() {
+        return Ok(Held::NotAFolder);
+    }
+    let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let mut names: Vec<String> = fs::read_dir(path)
         .with_context(|| format!("cannot read folder {}", path.display()))?
         .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
@@ -185,6 +215,8 @@ fn survey(path: &Path, same_run: &impl Fn(&Path) -> bool) -> Result<Held> {
     let run_toml = path.join("run.toml");
     Ok(if names.is_empty() {
         Held::Nothing
+    } else if link {
+        Held::Link
     } else if !run_toml.is_file() {
         let more = names.len() > 3;
         names.truncate(3);

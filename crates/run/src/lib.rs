@@ -288,8 +288,14 @@ fn resume_hint(config: &RunConfig, dir: &Path, driven: bool) -> String {
             format!("stacktune.custom.evolve({class}, resume={dir:?})")
         }
         None if driven => format!("stacktune.Run.resume({dir:?})"),
-        None => format!("stacktune evolve --resume {dir}"),
+        None => format!("stacktune evolve --resume {}", shell_word(&dir)),
     }
+}
+
+/// `text` as one word of a shell command a user copies (`'my runs/r'`); unchanged when it needs
+/// no quotes.
+pub(crate) fn shell_word(text: &str) -> String {
+    shlex::try_quote(text).map_or_else(|_| text.to_string(), |q| q.into_owned())
 }
 
 /// The weights of `file` (read from `path`) over the tuned features `names` (0 for a feature
@@ -321,6 +327,16 @@ fn check_unchanged(dir: &Path, config: &RunConfig) -> Result<()> {
         return Ok(());
     }
     let was = RunConfig::load(&started)?;
+    let lowered = (config.generations < was.generations).then(|| {
+        let (now, then) = (config.generations, was.generations);
+        ("generations".to_string(), now.to_string(), then.to_string())
+    });
+    if let Some((field, now, then)) = lowered {
+        bail!(
+            "cannot resume {}: its run.toml lowers `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+            dir.display()
+        );
+    }
     if let Some((field, now, then)) = config.changed_since(&was) {
         bail!(
             "cannot resume {}: its run.toml changes `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
@@ -589,7 +605,10 @@ pub fn rerun_of_finished(dir: &Path) -> Option<String> {
             format!("stacktune.custom.evolve({class}, \"{run_toml}\")")
         }
         (None, OptimizerKind::External) => format!("stacktune.Run(\"{run_toml}\")"),
-        (None, _) => format!("stacktune evolve --config {run_toml}"),
+        (None, _) => format!(
+            "stacktune evolve --config {}",
+            shell_word(&run_toml.to_string())
+        ),
     })
 }
 
@@ -601,7 +620,7 @@ fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Ch
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => bail!("cannot read {}: {e}", dir.join("history.csv").display()),
     };
-    let text = std::fs::read_to_string(&path)
+    let text = stacktune_base::fsutil::read_text(&path)
         .with_context(|| format!("cannot resume from {}", path.display()))?;
     open_checkpoint(&text, history.as_deref(), config, features).map_err(|e| {
         anyhow::anyhow!(

@@ -69,7 +69,7 @@ impl<G: Replayable> ReportPage<'_, G> {
             version: env!("CARGO_PKG_VERSION"),
             evolve_command: format!(
                 "stacktune evolve --config {} --out NEW_FOLDER",
-                self.dir.join("run.toml").display()
+                crate::shell_word(&self.dir.join("run.toml").display().to_string())
             ),
             play_command,
             measure: game.score_name(),
@@ -207,7 +207,7 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
     }
     let folder = crate::folder::RunFolder::for_report(dir)?;
     let checkpoint = dir.join("checkpoint.json");
-    let text = std::fs::read_to_string(&checkpoint).with_context(|| {
+    let text = stacktune_base::fsutil::read_text(&checkpoint).with_context(|| {
         format!(
             "{} is not a run folder: cannot read {}",
             dir.display(),

@@ -39,7 +39,11 @@ use std::io::{self, BufRead, Write};
 ///         });
 ///         Suggestion { moves: moves.into_iter().collect(), move_info: None }
 ///     }
-///     fn play(&mut self, _mv: &Move) { self.queue.remove(0); }
+///     fn play(&mut self, _mv: &Move) -> Result<(), String> {
+///         if self.queue.is_empty() { return Err("no piece to play".into()) }
+///         self.queue.remove(0);
+///         Ok(())
+///     }
 ///     fn new_piece(&mut self, piece: Piece) { self.queue.push(piece); }
 ///     fn stop(&mut self) { self.queue.clear(); }
 /// }
@@ -74,8 +78,10 @@ pub trait Brain {
     fn start(&mut self, start: &Start);
     /// The moves to play now, best first; none is a forfeit.
     fn suggest(&mut self) -> Suggestion;
-    /// Advances as if `mv` was played (a hold is implied by its piece).
-    fn play(&mut self, mv: &Move);
+    /// Advances as if `mv` was played (a hold is implied by its piece); an `Err` says why the
+    /// position cannot take it (off the board, say), and the driver ignores the `play` with
+    /// that note: nothing a front end sends ends the bot.
+    fn play(&mut self, mv: &Move) -> Result<(), String>;
     /// A piece joined the end of the queue.
     fn new_piece(&mut self, piece: Piece);
     /// The game is over; calculation stops until the next `start`.
@@ -207,7 +213,7 @@ impl<B: Brain> Brain for &mut B {
     fn suggest(&mut self) -> Suggestion {
         (**self).suggest()
     }
-    fn play(&mut self, mv: &Move) {
+    fn play(&mut self, mv: &Move) -> Result<(), String> {
         (**self).play(mv)
     }
     fn new_piece(&mut self, piece: Piece) {
@@ -245,10 +251,10 @@ fn step(
             (Phase::Calculating, None)
         }
         M::Suggest if calculating => (phase, Some(BotMessage::Suggestion(brain.suggest()))),
-        M::Play { mv } if calculating => {
-            brain.play(&mv);
-            (phase, None)
-        }
+        M::Play { mv } if calculating => match brain.play(&mv) {
+            Ok(()) => (phase, None),
+            Err(why) => ignored("play", &why),
+        },
         M::NewPiece { piece } if calculating => {
             brain.new_piece(piece);
             (phase, None)

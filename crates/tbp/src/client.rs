@@ -157,6 +157,34 @@ pub struct Bot {
     fault: Option<BotFault>,
 }
 
+/// A bot process never outlives stacktune, however stacktune ends (SIGKILL included): on
+/// Linux the kernel kills the child when the thread that started it ends (PR_SET_PDEATHSIG,
+/// kept across exec), and a parent that died before the child could ask is caught by the
+/// parent pid having changed. Elsewhere dropping the [`Bot`] kills it, which covers every
+/// ending but a killed stacktune.
+fn die_with_this_process(process: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: the closure runs in the child between fork and exec and calls only
+        // async-signal-safe functions (prctl, getppid).
+        unsafe {
+            process.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if libc::getppid() != parent {
+                    return Err(io::Error::other("stacktune ended while the bot started"));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = process;
+}
+
 impl Bot {
     /// Starts `command`, reads its `info`, sends `rules` and waits for `ready`.
     pub fn launch(
@@ -170,16 +198,17 @@ impl Bot {
             BotStderr::Discard => Stdio::null(),
             BotStderr::File(file) => Stdio::from(file),
         };
-        let mut child = Command::new(&command.program)
+        let mut process = Command::new(&command.program);
+        process
             .args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .map_err(|e| BotFault::Spawn {
-                command: command.to_string(),
-                error: e.to_string(),
-            })?;
+            .stderr(stderr);
+        die_with_this_process(&mut process);
+        let mut child = process.spawn().map_err(|e| BotFault::Spawn {
+            command: command.to_string(),
+            error: e.to_string(),
+        })?;
         let input = child.stdin.take().expect("stdin was piped");
         let output = child.stdout.take().expect("stdout was piped");
         let bot = Bot::over(output, input, Some(child), options.timeout);

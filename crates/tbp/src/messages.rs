@@ -111,11 +111,13 @@ pub struct Location {
 
 impl Location {
     /// The four cells `(x, y)` the piece fills, so that an engine with its own origin can
-    /// translate a location by comparing cells rather than by a table of offsets per piece.
+    /// translate a location by comparing cells rather than by a table of offsets per piece. A
+    /// centre at the edge of `i32` saturates there (a peer's number, far off any board either
+    /// way).
     pub fn cells(&self) -> [(i32, i32); 4] {
         self.piece.north_cells().map(|c| {
             let (dx, dy) = self.orientation.turn(c);
-            (self.x + dx, self.y + dy)
+            (self.x.saturating_add(dx), self.y.saturating_add(dy))
         })
     }
 }

@@ -201,6 +201,14 @@ impl Cmaes {
         if self.cov.len() != n * n || self.cov.iter().any(|x| !x.is_finite()) {
             bail!("its covariance matrix is not {n} × {n} finite numbers");
         }
+        // A variance of 0 or less, or a step size of 0, gives NaN weights a generation later
+        // (a run never reaches either: both only shrink by factors).
+        if (0..n).any(|i| self.cov[i * n + i] <= 0.0) {
+            bail!("its covariance matrix has a variance ≤ 0 on its diagonal");
+        }
+        if self.sigma == 0.0 {
+            bail!("its step size is 0: it would sample nothing but its mean");
+        }
         let vectors = [&self.mean, &self.path_sigma, &self.path_c].into_iter();
         check_vectors(
             vectors.chain(&self.samples).chain(&self.asked),
@@ -399,6 +407,30 @@ mod tests {
         x.windows(2)
             .map(|p| 100.0 * (p[1] - p[0] * p[0]).powi(2) + (1.0 - p[0]).powi(2))
             .sum()
+    }
+
+    /// A state edited to a step size of 0 or a variance ≤ 0 is refused, not run into NaN.
+    #[test]
+    fn a_zero_step_or_variance_is_refused() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let config = CmaesConfig::default();
+        let es = Cmaes::new(config.clone(), 3, None, false, &mut rng);
+        es.check(&config, 3).unwrap();
+        let error = |edit: &dyn Fn(&mut Cmaes)| {
+            let mut edited = es.clone();
+            edit(&mut edited);
+            edited.check(&config, 3).unwrap_err().to_string()
+        };
+        assert_eq!(
+            error(&|e| e.sigma = 0.0),
+            "its step size is 0: it would sample nothing but its mean"
+        );
+        for variance in [0.0, -1.0] {
+            assert_eq!(
+                error(&|e| e.cov[4] = variance),
+                "its covariance matrix has a variance ≤ 0 on its diagonal"
+            );
+        }
     }
 
     /// Hansen's defaults on 4-d: λ = 8, μ = 4, weights ln(4.5) − ln i = 1.5041, 0.8109,

@@ -76,7 +76,7 @@ impl GameData {
     /// The game `spec` describes, reading the weights files it names now.
     pub fn new(spec: &GameSpec) -> Result<GameData> {
         GameData::read_with(spec, &|path| {
-            std::fs::read_to_string(path)
+            stacktune_base::fsutil::read_text(std::path::Path::new(path))
                 .with_context(|| format!("cannot read weights file {path}"))
         })
     }

@@ -420,7 +420,9 @@ impl Side {
         if !hold {
             return self.queue.current();
         }
-        if !rules.hold {
+        // A hold swaps out the current piece: with none (a front end's `start` with a held
+        // piece and an empty queue) there is nothing to hold.
+        if !rules.hold || self.queue.current().is_none() {
             return None;
         }
         match self.hold {

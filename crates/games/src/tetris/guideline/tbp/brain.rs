@@ -69,13 +69,19 @@ impl<P: Policy<Guideline>> Brain for PlayerBrain<P> {
     }
 
     /// Follows the front end's move, named either way (the placement whose cells it fills),
-    /// with the spin it says: the front end scores the game.
-    fn play(&mut self, mv: &Move) {
+    /// with the spin it says: the front end scores the game. A move the position cannot take
+    /// (off the board, a piece not in reach) is refused and the position kept: the front end's
+    /// next `start` puts the two sides in step again.
+    fn play(&mut self, mv: &Move) -> Result<(), String> {
         if let Some(side) = &mut self.side {
-            let mut played = legal_move(&self.game, side, mv).unwrap_or_else(|| as_said(side, mv));
+            let mut played = match legal_move(&self.game, side, mv) {
+                Some(m) => m,
+                None => as_said(side, mv)?,
+            };
             played.placement.spin = spin_of(mv.spin);
             side.lock(self.game.rules_of(), played.hold, &played.placement, false);
         }
+        Ok(())
     }
 
     fn new_piece(&mut self, piece: Piece) {
@@ -169,8 +175,8 @@ mod tests {
             let queue = vec![own.location.piece, Piece::T, Piece::O];
             let mut a = brain(&[], queue.clone());
             let mut b = brain(&[], queue);
-            a.play(&own);
-            b.play(&other);
+            a.play(&own).unwrap();
+            b.play(&other).unwrap();
             let (a, b) = (a.side.unwrap(), b.side.unwrap());
             assert_eq!(a, b, "{own:?} and {other:?}");
             assert_eq!(a.board.cell_count(), 4);
@@ -188,7 +194,9 @@ mod tests {
         board.push((2, 2));
         for (spin, b2b) in [(Spin::Full, 1), (Spin::None, 0)] {
             let mut brain = brain(&board, vec![Piece::T, Piece::I]);
-            brain.play(&at(Piece::T, Orientation::South, 3, 1, spin));
+            brain
+                .play(&at(Piece::T, Orientation::South, 3, 1, spin))
+                .unwrap();
             let side = brain.side.unwrap();
             assert_eq!((side.board.cell_count(), side.b2b), (1, b2b), "{spin:?}");
         }

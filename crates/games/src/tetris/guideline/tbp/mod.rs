@@ -137,9 +137,10 @@ fn spin_of(spin: messages::Spin) -> Spin {
 /// The rules' move that a bot's `mv` means on `side`: a placement the rules offer whose cells
 /// are the location's, holding when the location's piece is not the current one; of several
 /// (a T place reachable with and without a spin) the one with the spin the bot names, else the
-/// first listed. `None` when the rules offer no such placement.
+/// first listed. `None` when the rules offer no such placement (a location off the board
+/// included: its cells are never cut down to a board's numbers).
 pub fn legal_move(game: &Guideline, side: &Side, mv: &messages::Move) -> Option<Move> {
-    let cells = sorted(mv.location.cells().map(|(x, y)| (x as i8, y as i8)));
+    let cells = sorted(on_board(&mv.location).ok()?);
     let wanted = spin_of(mv.spin);
     let mut found: Option<Move> = None;
     game.for_each_move(side, 0, &mut |m: Move, _, _, _| {
@@ -154,25 +155,75 @@ pub fn legal_move(game: &Guideline, side: &Side, mv: &messages::Move) -> Option<
 }
 
 /// The move a location and spin stand for when the rules offer none (a front end playing
-/// other rules told the bot what was played): the piece locks there as said.
-pub fn as_said(side: &Side, mv: &messages::Move) -> Move {
+/// other rules told the bot what was played): the piece locks there as said. An `Err` says
+/// why no position follows from it: a cell off the 10 × 40 board, or a piece that is neither
+/// the current one, the held one, nor the next one a hold into an empty hold brings.
+pub fn as_said(side: &Side, mv: &messages::Move) -> Result<Move, String> {
     let l = mv.location;
+    on_board(&l)?;
     let piece = index(l.piece);
-    Move {
-        hold: side.queue.current() != Some(piece),
+    let Some(current) = side.queue.current() else {
+        return Err("there is no piece to play: the queue is empty".to_string());
+    };
+    let current = Some(current);
+    let held = match side.hold {
+        Some(h) => Some(h),
+        None => side.queue.preview(0),
+    };
+    if current != Some(piece) && held != Some(piece) {
+        let name =
+            |p: Option<u8>| p.map_or("none".to_string(), |p| format!("{:?}", PIECES[p as usize]));
+        return Err(format!(
+            "the {:?} is neither the current piece ({}) nor the one a hold gives ({})",
+            l.piece,
+            name(current),
+            name(held)
+        ));
+    }
+    Ok(Move {
+        hold: current != Some(piece),
         placement: Placement {
             pose: Pose {
                 piece,
-                rotation: ORIENTATIONS
-                    .iter()
-                    .position(|&o| o == l.orientation)
-                    .unwrap_or(0) as u8,
+                rotation: rotation(l.orientation),
                 x: l.x as i8,
                 y: l.y as i8,
             },
             spin: spin_of(mv.spin),
         },
+    })
+}
+
+/// The guideline rotation of a TBP orientation.
+fn rotation(orientation: Orientation) -> u8 {
+    ORIENTATIONS
+        .iter()
+        .position(|&o| o == orientation)
+        .unwrap_or(0) as u8
+}
+
+const ORIENTATION_NAMES: [&str; 4] = ["north", "east", "south", "west"];
+
+/// The location's cells, each checked to lie on TBP's 10 × 40 board.
+fn on_board(l: &Location) -> Result<[(i8, i8); 4], String> {
+    let mut cells = [(0, 0); 4];
+    for (cell, (x, y)) in cells.iter_mut().zip(l.cells()) {
+        let inside = (0..messages::BOARD_COLUMNS as i32).contains(&x)
+            && (0..messages::BOARD_ROWS as i32).contains(&y);
+        if !inside {
+            return Err(format!(
+                "the {:?} at x {}, y {} ({}) has a cell off the {} × {} board (x {x}, y {y})",
+                l.piece,
+                l.x,
+                l.y,
+                ORIENTATION_NAMES[rotation(l.orientation) as usize],
+                messages::BOARD_COLUMNS,
+                messages::BOARD_ROWS,
+            ));
+        }
+        *cell = (x as i8, y as i8);
     }
+    Ok(cells)
 }
 
 fn sorted(mut cells: [(i8, i8); 4]) -> [(i8, i8); 4] {

@@ -138,7 +138,7 @@ impl Partial {
         let first = format!(
             "# stacktune connect-book --from \"{from}\" --plies {plies}: the outcomes solved so far"
         );
-        let known = match std::fs::read_to_string(&path) {
+        let known = match stacktune_base::fsutil::read_text(&path) {
             Ok(text) => Self::read(&path, &text, &first, deepest)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 stacktune_base::fsutil::write_new(&path, format!("{first}\n").as_bytes())?;

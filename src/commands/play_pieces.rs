@@ -21,7 +21,7 @@ pub(super) fn run(
     max_pieces: Option<u64>,
     trace_file: Option<&Path>,
 ) -> Result<(PlayReport, String)> {
-    let text = std::fs::read_to_string(pieces)
+    let text = stacktune_base::fsutil::read_text(pieces)
         .with_context(|| format!("cannot read piece file {}", pieces.display()))?;
     let sequence = parse_pieces(&text, &pieces.display().to_string())?;
     if let Some(out) = trace_file {

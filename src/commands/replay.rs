@@ -28,7 +28,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let AnyGame::Contest(game) = args.game.build()? else {
         bail!("replay plays contest tetris only: add --rules contest");
     };
-    let text = std::fs::read_to_string(&args.requests)
+    let text = stacktune_base::fsutil::read_text(&args.requests)
         .with_context(|| format!("cannot read requests file {}", args.requests.display()))?;
     let requests = parse_requests(&text, &args.requests.display().to_string(), game.turns())?;
     let turns = replay(game.rules_of(), args.seed, &requests);

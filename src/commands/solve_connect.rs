@@ -126,7 +126,7 @@ fn read_positions(file: &Path) -> Result<(String, Vec<Entry>)> {
             .context("cannot read positions from standard input")?;
         ("standard input".to_string(), text)
     } else {
-        let text = std::fs::read_to_string(file)
+        let text = stacktune_base::fsutil::read_text(file)
             .with_context(|| format!("cannot read positions file {}", file.display()))?;
         (file.display().to_string(), text)
     };

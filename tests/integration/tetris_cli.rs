@@ -442,6 +442,46 @@ fn inputs_are_read_to_a_cap_and_must_be_text() {
         &run(&["play", "--weights", "/dev/urandom"]),
         &format!("cannot read weights file /dev/urandom: {over}"),
     );
+    // Every other file a command is given, through the same reader.
+    let hand = "weights/tetris/dellacherie.toml";
+    for (args, what) in [
+        (
+            vec!["play", "--weights", hand, "--pieces", "/dev/zero"],
+            "piece file",
+        ),
+        (
+            vec![
+                "replay",
+                "--rules",
+                "contest",
+                "--seed",
+                "1",
+                "--requests",
+                "/dev/zero",
+            ],
+            "requests file",
+        ),
+        (
+            vec!["solve-connect", "--positions", "/dev/zero"],
+            "positions file",
+        ),
+        (vec!["solve", "/dev/zero"], "puzzle file"),
+        (
+            vec![
+                "play",
+                "--weights",
+                "weights/connect/parity.toml",
+                "--book",
+                "/dev/zero",
+            ],
+            "book file",
+        ),
+    ] {
+        assert_error(
+            &run(&args),
+            &format!("cannot read {what} /dev/zero: {over}"),
+        );
+    }
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("w.toml"), b"game = \"tetris\"\n\xff\xfe").unwrap();
     assert_error(

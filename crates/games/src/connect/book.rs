@@ -70,7 +70,7 @@ impl Book {
         if name == "shipped" {
             return Ok(Some(Book::shipped()));
         }
-        let text = std::fs::read_to_string(name)
+        let text = stacktune_base::fsutil::read_text(std::path::Path::new(name))
             .map_err(|e| anyhow!("cannot read book file {name}: {e}"))?;
         let book = Book::parse(&text).map_err(|e| anyhow!("book file {name}: {e}"))?;
         Ok(Some(Arc::new(book)))

@@ -37,7 +37,7 @@ pub struct Entry {
 /// Reads a puzzle file: `.json` is a Panel Attack stock file, `.toml` a single puzzle, and any
 /// other name is sniffed (JSON starts with `{`, which TOML cannot). Errors name the file.
 pub fn read(path: &Path) -> Result<Vec<Entry>> {
-    let text = std::fs::read_to_string(path)
+    let text = stacktune_base::fsutil::read_text(path)
         .with_context(|| format!("cannot read puzzle file {}", path.display()))?;
     let json = match path.extension().and_then(|e| e.to_str()) {
         Some("json") => true,

@@ -8,5 +8,6 @@ use pyo3::prelude::*;
 /// `stacktune` binary runs it, and returns its exit code (`python -m stacktune`).
 #[pyfunction]
 pub fn cli(py: Python<'_>, argv: Vec<String>) -> i32 {
+    stacktune_base::stop::commands_take_ctrl_c();
     py.detach(|| stacktune::cli::run(argv))
 }

@@ -46,13 +46,27 @@ def _choose(game: Any, w: np.ndarray) -> Any:
     placements = list(game.placements())
     if not placements:
         return None
+    given = game.features()
     try:
-        phi = np.asarray(game.features(), dtype=np.float64)
+        complex_ = np.iscomplexobj(given)
+        phi = np.asarray(given, dtype=np.complex128 if complex_ else np.float64)
     except (TypeError, ValueError) as e:
         raise GameError(
             f"game {_name(game)}: features() must be numbers, one row of "
             f"{len(w)} per placement ({type(e).__name__}: {str(e).splitlines()[0]})"
         ) from None
+    if complex_:
+        at = np.argwhere(phi.imag != 0)
+        where = ""
+        if phi.ndim == 2 and phi.shape[1] == len(w) and len(at):
+            row, column = at[0]
+            where = (
+                f": feature {game.feature_names[column]} of placement {placements[row]!r} is "
+                f"{phi[row, column]}"
+            )
+        raise GameError(
+            f"game {_name(game)}: features() gave complex numbers{where} (features are real numbers)"
+        )
     if phi.shape != (len(placements), len(w)):
         raise GameError(
             f"game {_name(game)}: features() has shape {phi.shape}; expected "
@@ -64,19 +78,42 @@ def _choose(game: Any, w: np.ndarray) -> Any:
             f"game {_name(game)}: feature {game.feature_names[column]} of placement "
             f"{placements[row]!r} is {phi[row, column]} (features must be finite)"
         )
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = phi @ w
+    if not np.all(np.isfinite(values)):
+        row = int(np.argwhere(~np.isfinite(values))[0][0])
+        with np.errstate(over="ignore", invalid="ignore"):
+            terms = phi[row] * w
+        column = int(np.argmax(~np.isfinite(terms))) if not np.all(np.isfinite(terms)) else None
+        what = (
+            f"feature {game.feature_names[column]}'s weight {w[column]:g} times its value "
+            f"{phi[row, column]:g}"
+            if column is not None
+            else "the sum of its weighted features"
+        )
+        raise GameError(
+            f"game {_name(game)}: placement {placements[row]!r} is worth w·φ = {values[row]} "
+            f"({what} passes the range of a float); use smaller weights"
+        )
     # argmax keeps the first of equal values: ties go to the first placement listed.
-    return placements[int(np.argmax(phi @ w))]
+    return placements[int(np.argmax(values))]
 
 
 def _play(game: Any, placement: Any) -> float:
     try:
-        points = float(game.play(placement))
+        points = game.play(placement)
     except GameError:
         raise
     except Exception as e:
         raise GameError(
             f"game {_name(game)}: play({placement!r}) failed: {type(e).__name__}: {e}"
         ) from e
+    if isinstance(points, (bool, np.bool_)) or not isinstance(points, numbers.Real):
+        raise GameError(
+            f"game {_name(game)}: play({placement!r}) returned {points!r}; it must return the "
+            f"points scored, a real number (int or float, not {type(points).__name__})"
+        )
+    points = float(points)
     if not math.isfinite(points):
         raise GameError(f"game {_name(game)}: play({placement!r}) scored {points}")
     return points
@@ -116,6 +153,24 @@ def play_game(
             f"past the range of a float): scores must be finite"
         )
     return score, moves
+
+
+def _frames(game: Any, w: np.ndarray, seed: int, max_moves: int) -> List[str]:
+    """The text frames of one greedy game with weights ``w`` (the start, then after every
+    placement); empty for a game that does not render."""
+    if not callable(getattr(game, "render", None)):
+        return []
+    game.reset(seed)
+    frames = [str(game.render())]
+    for _ in range(max_moves):
+        if game.done():
+            break
+        placement = _choose(game, w)
+        if placement is None:
+            break
+        _play(game, placement)
+        frames.append(str(game.render()))
+    return frames
 
 
 def _trace(game: Any, seed: int, moves: int) -> List[Tuple[str, float]]:

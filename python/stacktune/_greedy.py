@@ -43,10 +43,10 @@ def _weights(game: Any, weights: Any) -> np.ndarray:
 def _choose(game: Any, w: np.ndarray) -> Any:
     """The greedy placement of the current position (w·φ, ties to the first listed), its
     features checked first; ``None`` when there is none."""
-    placements = list(game.placements())
+    placements = list(_call(game, "placements"))
     if not placements:
         return None
-    given = game.features()
+    given = _call(game, "features")
     try:
         complex_ = np.iscomplexobj(given)
         phi = np.asarray(given, dtype=np.complex128 if complex_ else np.float64)
@@ -99,15 +99,20 @@ def _choose(game: Any, w: np.ndarray) -> Any:
     return placements[int(np.argmax(values))]
 
 
-def _play(game: Any, placement: Any) -> float:
+def _call(game: Any, method: str, *args: Any) -> Any:
+    """``game.method(*args)``; an error it raises becomes a GameError naming the game, the
+    call and the error (the original kept as its cause)."""
     try:
-        points = game.play(placement)
+        return getattr(game, method)(*args)
     except GameError:
         raise
     except Exception as e:
-        raise GameError(
-            f"game {_name(game)}: play({placement!r}) failed: {type(e).__name__}: {e}"
-        ) from e
+        call = f"{method}({', '.join(map(repr, args))})"
+        raise GameError(f"game {_name(game)}: {call} failed: {type(e).__name__}: {e}") from e
+
+
+def _play(game: Any, placement: Any) -> float:
+    points = _call(game, "play", placement)
     if isinstance(points, (bool, np.bool_)) or not isinstance(points, numbers.Real):
         raise GameError(
             f"game {_name(game)}: play({placement!r}) returned {points!r}; it must return the "
@@ -137,9 +142,9 @@ def play_game(
     w = _weights(game, weights)
     seed = _whole("a seed", seed, game)
     max_moves = _whole("max_moves", max_moves, game, 1)
-    game.reset(seed)
+    _call(game, "reset", seed)
     score, moves = 0.0, 0
-    while moves < max_moves and not game.done():
+    while moves < max_moves and not _call(game, "done"):
         if deadline is not None and time.monotonic() > deadline:
             raise GameError(f"game {_name(game)}: the game of seed {seed} ran past the time limit")
         placement = _choose(game, w)
@@ -160,16 +165,16 @@ def _frames(game: Any, w: np.ndarray, seed: int, max_moves: int) -> List[str]:
     placement); empty for a game that does not render."""
     if not callable(getattr(game, "render", None)):
         return []
-    game.reset(seed)
-    frames = [str(game.render())]
+    _call(game, "reset", seed)
+    frames = [str(_call(game, "render"))]
     for _ in range(max_moves):
-        if game.done():
+        if _call(game, "done"):
             break
         placement = _choose(game, w)
         if placement is None:
             break
         _play(game, placement)
-        frames.append(str(game.render()))
+        frames.append(str(_call(game, "render")))
     return frames
 
 
@@ -177,9 +182,9 @@ def _trace(game: Any, seed: int, moves: int) -> List[Tuple[str, float]]:
     """The placements and points of one game from ``seed`` with every weight 1, at most
     ``moves`` long: what two games from one seed must share."""
     w = np.ones(len(game.feature_names))
-    game.reset(seed)
+    _call(game, "reset", seed)
     trace: List[Tuple[str, float]] = []
-    while len(trace) < moves and not game.done():
+    while len(trace) < moves and not _call(game, "done"):
         placement = _choose(game, w)
         if placement is None:
             break

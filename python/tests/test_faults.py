@@ -541,6 +541,24 @@ def test_what_a_game_gives_must_be_real_numbers(game, message):
     assert str(raised.value) == message
 
 
+def raising(method: str) -> type:
+    """Counting, its method `method` raising KeyError."""
+
+    def broken(self, *args):
+        raise KeyError(f"no {method} here")
+
+    return type(f"Raises{method}", (Counting,), {"name": "raises", method: broken})
+
+
+@pytest.mark.parametrize("method, call", [("reset", "reset(1)"), ("done", "done()"), ("placements", "placements()"),
+                                          ("features", "features()"), ("play", "play(3)")])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_error_in_a_games_method_names_the_game_and_the_call(method, call, workers):
+    with pytest.raises(GameError) as raised:
+        play_games(raising(method), [[1.0, 0.0]], [1], workers=workers)
+    assert str(raised.value) == f"game raises: {call} failed: KeyError: 'no {method} here'"
+
+
 def test_an_infinite_score_is_refused():
     with pytest.raises(GameError) as raised:
         play_games(Huge, [[1.0, 0.0]], [1])

@@ -148,8 +148,10 @@ def play_games(
     the placements played in all. ``workers`` > 1 plays them in that many worker processes,
     ``make`` sent to them by value (a class of a notebook cell works); the pairs go out in
     fixed chunks of ``chunk`` and come back in order, so the result is the same at any number
-    of workers. ``time_limit`` (seconds, ``None`` for none) bounds the whole call: a game that
-    never ends raises GameError then, as does a worker that dies; Ctrl-C stops the workers."""
+    of workers (at most one a core, and one a chunk). ``time_limit`` (seconds, ``None`` for
+    none) bounds the whole call, the games then played in worker processes (one at least), where
+    a game that never ends can be stopped: it raises GameError then, as does a worker that dies;
+    Ctrl-C stops the workers."""
     game = check_game(make)
     if np.iscomplexobj(candidates):
         raise GameError(f"game {_name(game)}: the weights are complex numbers; weights are real")
@@ -217,7 +219,9 @@ def evolve(
     ...) or a run config file; keywords are ``evolve``'s (``out=``, ``quiet=``,
     ``resume=folder`` with the same ``game``). The games play in ``workers`` worker
     processes, in fixed chunks of ``chunk`` pairs: the folder is byte for byte the same at any
-    number of workers. ``time_limit`` (seconds) bounds each batch of games. Training game j of
+    number of workers. ``time_limit`` (seconds) bounds each batch of games, the check of
+    ``reset`` and each text replay of the page, all then played in worker processes (one at
+    least; a replay past the limit leaves the page without it). Training game j of
     generation g is dealt from a seed the run draws for (g, j); held-out game i from seed
     ``validation_seed + i``. One game is played twice first: a ``reset(seed)`` that does not
     make the same game from the same seed is refused. Ctrl-C stops the run at its last

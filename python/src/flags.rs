@@ -121,9 +121,10 @@ pub fn argv(
                 what.get_type().name()?
             )))
         };
+        let value = integer(&value)?;
         if repeats && (value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
             for item in value.try_iter()? {
-                let item = item?;
+                let item = integer(&item?)?;
                 if !kind.accepts(&item) {
                     return Err(wrong(&item)?);
                 }
@@ -198,6 +199,24 @@ fn value_names(arg: &Arg) -> Vec<String> {
         (_, Some(names)) => names.iter().map(|n| n.to_string()).collect(),
         (_, None) => vec![arg.get_id().as_str().to_uppercase()],
     }
+}
+
+/// `value` as a Python int when it is an integer of another type (numpy's `int64`, anything
+/// with `__index__` but a bool), so that a count from numpy is taken as the int it is.
+fn integer<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let kind = value.get_type().name()?.to_string();
+    if value.is_instance_of::<PyInt>()
+        || kind == "bool"
+        || kind == "bool_"
+        || !value.hasattr("__index__")?
+    {
+        return Ok(value.clone());
+    }
+    let index = value
+        .py()
+        .import("operator")?
+        .call_method1("index", (value,));
+    Ok(index.unwrap_or_else(|_| value.clone()))
 }
 
 /// A value as a flag's text: a path by `os.fspath`, anything else by `str`.

@@ -368,6 +368,13 @@ fn board_text(board: &Bound<'_, PyAny>, cells: &[char]) -> PyResult<String> {
         false => board.clone(),
     };
     let Ok(rows) = numbers.extract::<Vec<Vec<i64>>>() else {
+        if let Ok(dtype) = board.getattr("dtype") {
+            return Err(PyTypeError::new_err(format!(
+                "a board array holds cell numbers: a 2-D array of an integer dtype (uint8, as `board` gives it), not {}-D of dtype {}",
+                board.getattr("ndim")?,
+                dtype.str()?
+            )));
+        }
         return Err(PyTypeError::new_err(format!(
             "a board is a list of row strings (top row first) or a 2-D array of cell numbers, not {}",
             board.get_type().name()?
@@ -403,7 +410,7 @@ impl PyTetris {
         py: Python<'_>,
         width: usize,
         height: usize,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
         bag7: bool,
         preview: bool,
         allow_topout: bool,
@@ -441,7 +448,7 @@ impl PyTetris {
     fn from_board(
         board: &Bound<'_, PyAny>,
         piece: &str,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
         bag7: bool,
         preview: bool,
         allow_topout: bool,
@@ -526,7 +533,7 @@ impl PyContest {
     fn new(
         py: Python<'_>,
         level: u8,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
         all_clear: bool,
         turns: Option<u32>,
     ) -> PyResult<PyContest> {
@@ -565,7 +572,7 @@ impl PyContest {
         next: &str,
         hold: Option<&str>,
         turn: u32,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
         level: u8,
         all_clear: bool,
         failures: u32,
@@ -658,7 +665,7 @@ impl PyPuyo {
         py: Python<'_>,
         rules: &str,
         colours: u8,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
         preview: bool,
         allow_topout: bool,
         fitness: Option<String>,
@@ -698,7 +705,7 @@ impl PyPuyo {
     fn from_board(
         board: &Bound<'_, PyAny>,
         pair: &str,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
         colours: u8,
         preview: bool,
         allow_topout: bool,
@@ -767,7 +774,7 @@ impl PyConnect {
         rows: usize,
         columns: usize,
         inarow: usize,
-        seed: u64,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
     ) -> PyResult<PyConnect> {
         let game = Arc::new(Connect::new(rows, columns, inarow).map_err(to_py)?);
         let recipe = Recipe::new(
@@ -783,7 +790,11 @@ impl PyConnect {
     /// the side to move follows from the counts).
     #[staticmethod]
     #[pyo3(signature = (board, inarow=4, seed=0))]
-    fn from_board(board: &Bound<'_, PyAny>, inarow: usize, seed: u64) -> PyResult<PyConnect> {
+    fn from_board(
+        board: &Bound<'_, PyAny>,
+        inarow: usize,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
+    ) -> PyResult<PyConnect> {
         let py = board.py();
         let text = board_text(board, &['.', 'X', 'O'])?;
         let (game, position) =

@@ -139,7 +139,10 @@ impl PyPlayer {
     /// A new game of the kind and rules this player plays, game 0 of `stacktune play --seed
     /// seed` with this weights file.
     #[pyo3(signature = (seed=0))]
-    fn new_game(slf: &Bound<'_, Self>, seed: u64) -> PyResult<Py<PyAny>> {
+    fn new_game(
+        slf: &Bound<'_, Self>,
+        #[pyo3(from_py_with = crate::state::seed)] seed: u64,
+    ) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let recipe = || -> PyResult<Recipe> {
             Ok(Recipe::new(

@@ -1,6 +1,8 @@
 //! A game being played, one move at a time: the generic core of every game class.
 
 use crate::engine::Engine;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
 use stacktune_game::{FeatureMask, MAX_FEATURES, Outcome};
 use std::sync::Arc;
 
@@ -31,6 +33,28 @@ impl<G: Engine> Clone for State<G> {
             listed: self.listed,
         }
     }
+}
+
+/// A seed as Python gives it (`#[pyo3(from_py_with = seed)]`): an int in 0..2**64-1, numpy's
+/// integers too, each refused in one line saying the range rather than an OverflowError's
+/// "can't convert negative int to unsigned".
+pub fn seed(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let kind = value.get_type().name()?.to_string();
+    let operator = value.py().import("operator")?;
+    let index = (kind != "bool" && kind != "bool_")
+        .then(|| operator.call_method1("index", (value,)).ok())
+        .flatten();
+    let Some(index) = index else {
+        return Err(PyTypeError::new_err(format!(
+            "a seed is an int in 0..2**64-1, not {kind}"
+        )));
+    };
+    index.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "seed {} is out of range: seeds are 0..2**64-1",
+            index.str().map(|s| s.to_string()).unwrap_or_default()
+        ))
+    })
 }
 
 /// Every feature of a game with `n` of them.

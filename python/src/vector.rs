@@ -7,10 +7,10 @@ use crate::games::{PyConnect, PyContest, PyPuyo, PyTetris};
 use crate::moves::Move;
 use crate::state::State;
 use numpy::{
-    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1,
-    PyReadwriteArray2, PyReadwriteArray3,
+    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2,
+    PyReadwriteArray3,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rayon::iter::Either;
@@ -32,6 +32,29 @@ struct Shape {
     actions: usize,
     /// Features a placement (0 when the observation has none).
     features: usize,
+}
+
+/// The most games a vector holds: a million Tetris games with features take some 4 GB.
+const MAX_GAMES: usize = 1_000_000;
+
+impl Shape {
+    /// Refuses a vector too large to hold, before any of it is allocated: more games than
+    /// [`MAX_GAMES`], or more memory than the machine has free (the games themselves, of
+    /// `slot` bytes each, and their arrays, twice with `same_step`).
+    fn check_size<Slot>(self, same_step: bool) -> PyResult<()> {
+        let n = self.games;
+        if n > MAX_GAMES {
+            return Err(PyValueError::new_err(format!(
+                "a vector of {n} games is more than the {MAX_GAMES} one can hold; use fewer games (n)"
+            )));
+        }
+        let observation =
+            self.rows * self.columns + self.pieces * 8 + self.actions * (1 + 4 * self.features);
+        let arrays = (observation + 8) * (1 + usize::from(same_step)) + 5 * 8;
+        let bytes = (arrays + std::mem::size_of::<Slot>()) as u64 * n as u64;
+        stacktune_base::limits::check_memory(bytes, &format!("a vector of {n} games"))
+            .map_err(to_py)
+    }
 }
 
 /// What the last step did in one game: its reward, and the score and moves of the episode it
@@ -211,7 +234,8 @@ impl<G: Engine> Vector<G> {
         max_pieces: u64,
         features: bool,
         rival: Option<Rival<G>>,
-    ) -> Vector<G> {
+        same_step: bool,
+    ) -> PyResult<Vector<G>> {
         let game = &template.game;
         let (rows, columns) = game.shape();
         let shape = Shape {
@@ -226,6 +250,7 @@ impl<G: Engine> Vector<G> {
                 0
             },
         };
+        shape.check_size::<Slot<G>>(same_step)?;
         let slots = (0..games)
             .map(|i| Slot {
                 state: State::new(template.game.clone(), i as u64),
@@ -235,13 +260,13 @@ impl<G: Engine> Vector<G> {
                 last: Ending::default(),
             })
             .collect();
-        Vector {
+        Ok(Vector {
             slots,
             shape,
             max_pieces,
             rival,
             started: false,
-        }
+        })
     }
 
     /// Restarts every game, game i on seed `seed + i`, and observes them into `now`.
@@ -544,13 +569,17 @@ macro_rules! vector_class {
                     }
                     None => None,
                 };
-                let inner = Vector::new(&game.state, n, max_pieces, features, rival);
+                let inner = Vector::new(&game.state, n, max_pieces, features, rival, same_step)?;
                 let arrays = Arrays::new(py, inner.shape, same_step);
                 Ok($class { inner, arrays })
             }
 
             /// Restarts game i on seed `seed + i`.
-            fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Bound<'py, PyTuple>> {
+            fn reset<'py>(
+                &mut self,
+                py: Python<'py>,
+                #[pyo3(from_py_with = crate::state::seed)] seed: u64,
+            ) -> PyResult<Bound<'py, PyTuple>> {
                 let mut now = self.arrays.now.access(py)?;
                 let now_slices = now.slices()?;
                 let inner = &mut self.inner;
@@ -566,14 +595,37 @@ macro_rules! vector_class {
             fn step<'py>(
                 &mut self,
                 py: Python<'py>,
-                actions: PyReadonlyArray1<'py, i64>,
+                actions: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyTuple>> {
                 if !self.inner.started {
                     return Err(PyRuntimeError::new_err(
                         "step before reset: call reset() first",
                     ));
                 }
-                let actions = actions.as_slice()?;
+                // An int64 array is read in place; any other sequence of ints is copied.
+                let (readonly, owned);
+                let actions: &[i64] = match actions.cast::<PyArray1<i64>>() {
+                    Ok(array) => {
+                        readonly = array.try_readonly()?;
+                        readonly.as_slice()?
+                    }
+                    Err(_) => {
+                        owned = actions.extract::<Vec<i64>>().map_err(|_| {
+                            let kind = match actions.getattr("dtype") {
+                                Ok(dtype) => format!("an array of dtype {dtype}"),
+                                Err(_) => actions
+                                    .get_type()
+                                    .name()
+                                    .map(|n| n.to_string())
+                                    .unwrap_or_default(),
+                            };
+                            PyTypeError::new_err(format!(
+                                "actions are one int per game (a 1-D int64 array or a list of ints), not {kind}"
+                            ))
+                        })?;
+                        &owned
+                    }
+                };
                 if actions.len() != self.inner.slots.len() {
                     return Err(PyValueError::new_err(format!(
                         "{} actions for {} games: give one action per game",

@@ -6,9 +6,9 @@
 use crate::commands::play_args;
 use crate::errors::to_py;
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyComplex, PyDict, PyList, PyMapping, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyComplex, PyDict, PyList, PyMapping, PyString, PyTuple};
 use stacktune_game::Game;
 use stacktune_players::registry::Build;
 use stacktune_players::weights::WeightFile;
@@ -50,18 +50,7 @@ impl Given {
                         key.get_type().name()?
                     )));
                 };
-                if is_complex(&value)? {
-                    return Err(PyTypeError::new_err(format!(
-                        "{function}: weight `{name}` is complex ({}): weights are real numbers",
-                        value.str()?
-                    )));
-                }
-                let Ok(w) = value.extract::<f64>() else {
-                    return Err(PyTypeError::new_err(format!(
-                        "{function}: weight `{name}` is a {}, not a number",
-                        value.get_type().name()?
-                    )));
-                };
+                let w = weight(function, &format!("weight `{name}`"), &value)?;
                 named.insert(name.to_string(), w);
             }
             return Ok(Given::Named(named));
@@ -76,13 +65,24 @@ impl Given {
                 "{function}: the weights are complex numbers: weights are real numbers"
             )));
         }
-        match weights.extract::<Vec<f64>>() {
-            Ok(vector) => Ok(Given::Vector(vector, names)),
-            Err(_) => Err(PyTypeError::new_err(format!(
+        let not_a_vector = || -> PyResult<PyErr> {
+            Ok(PyTypeError::new_err(format!(
                 "{function} takes a dict of feature name to weight, or a 1-D vector of numbers with names=, not {}",
                 weights.get_type().name()?
-            ))),
+            )))
+        };
+        let Ok(items) = weights.try_iter() else {
+            return Err(not_a_vector()?);
+        };
+        let mut vector = Vec::new();
+        for (i, item) in items.enumerate() {
+            let item = item?;
+            if item.try_iter().is_ok() && !item.is_instance_of::<PyString>() {
+                return Err(not_a_vector()?);
+            }
+            vector.push(weight(function, &format!("weight {i}"), &item)?);
         }
+        Ok(Given::Vector(vector, names))
     }
 
     /// The weights by name for the game `args` describes, checked as a file's are.
@@ -119,7 +119,47 @@ impl Given {
                 named
             }
         };
+        if !named.is_empty() && named.values().all(|&w| w == 0.0) {
+            return Err(PyValueError::new_err(
+                "every weight is 0: the player would have no preference among moves; give at least one weight that is not 0",
+            ));
+        }
         stacktune_run::play::weights_in_memory(&args.game, named).map_err(to_py)
+    }
+}
+
+/// One weight (`what` names it in messages) as a float: a bool, a str, a complex number or an
+/// int past a float's range is refused rather than read as 1.0, parsed or cut.
+fn weight(function: &str, what: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let kind = value.get_type().name()?.to_string();
+    if is_complex(value)? {
+        return Err(PyTypeError::new_err(format!(
+            "{function}: {what} is complex ({}): weights are real numbers",
+            value.str()?
+        )));
+    }
+    if kind == "bool" || kind == "bool_" {
+        return Err(PyTypeError::new_err(format!(
+            "{function}: {what} is a bool ({}), not a number: give 1.0 or 0.0",
+            value.str()?
+        )));
+    }
+    if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{function}: {what} is a {kind}, not a number"
+        )));
+    }
+    match value.extract::<f64>() {
+        Ok(w) => Ok(w),
+        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => {
+            Err(PyValueError::new_err(format!(
+                "{function}: {what} (an int of {} digits) is too large for a float (at most about 1.8e308)",
+                value.str()?.to_string().trim_start_matches('-').len()
+            )))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{function}: {what} is a {kind}, not a number"
+        ))),
     }
 }
 
@@ -151,6 +191,18 @@ fn feature_names(function: &str, names: &Bound<'_, PyAny>) -> PyResult<Vec<Strin
             "{function}: names= is a list of feature names, not one str: names=[{:?}]",
             one.to_string()
         )));
+    }
+    if let Ok(items) = names.try_iter() {
+        for item in items {
+            let item = item?;
+            if !item.is_instance_of::<PyString>() {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}: names= must be str, got {} ({})",
+                    item.get_type().name()?,
+                    item.repr()?
+                )));
+            }
+        }
     }
     names.extract().map_err(|_| {
         PyTypeError::new_err(format!(

@@ -222,6 +222,9 @@ def _config_value(value: Any, key: str) -> Any:
     if hasattr(value, "item") and not hasattr(value, "__len__"):
         value = value.item()  # a numpy number
     if isinstance(value, int) and not isinstance(value, bool):
+        if not -(2**63) <= value < 2**64:
+            # JSON would carry it as a float, which the Rust side refuses as one.
+            raise ValueError(f"{where} is {value}: out of range; a run config's ints are within -2**63..2**64-1 (seeds 0..2**64-1)")
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):

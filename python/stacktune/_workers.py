@@ -4,7 +4,10 @@ Each worker is a fresh interpreter (``python -m stacktune._workers``) that is se
 class by value (cloudpickle: a class of a notebook cell or ``python -c`` needs no module to be
 found in), so it never imports the caller's script: a script needs no ``if __name__ ==
 "__main__":`` guard. Workers run in a session of their own, so Ctrl-C at the terminal (SIGINT
-to the process group) reaches only the caller, which stops them. The caller hears of a worker
+to the process group) reaches only the caller, which stops them. A worker ends with the process
+that started it, however that ends (SIGKILL too): on Linux the kernel kills it
+(``PR_SET_PDEATHSIG``), and everywhere its reader thread ends it at the end of its standard input,
+which the caller's death closes. The caller hears of a worker
 that dies (a crash, ``os._exit``, the out-of-memory killer) as soon as its pipe closes, and of
 a batch that runs past its time limit, and ends the call with a one-line ``GameError``.
 
@@ -65,13 +68,14 @@ def _exit_reason(code: Optional[int]) -> str:
     return f"exit code {code}"
 
 
-# A chunk of games (candidates, (candidate, seed) index pairs, seeds, move cap), or a game's
-# trace ("trace", seed, moves).
+# A chunk of games (candidates, (candidate, seed) index pairs, seeds, move cap), a game's
+# trace ("trace", seed, moves) or a game's text frames ("frames", weights, seed, move cap).
 Task = Tuple[Any, ...]
 
 
-def _is_trace(task: Task) -> bool:
-    return isinstance(task[0], str) and task[0] == "trace"
+def _is_one_game(task: Task) -> bool:
+    """Whether ``task`` is one game (a trace or frames), not a chunk of games."""
+    return isinstance(task[0], str)
 
 
 class Workers:
@@ -88,7 +92,7 @@ class Workers:
         except Exception as e:
             raise GameError(
                 f"game {name}: the game cannot be sent to worker processes ({type(e).__name__}: "
-                f"{e}); play with workers=1"
+                f"{e}); play with workers=1 and no time_limit"
             ) from None
         options: dict = {}
         if os.name == "posix":
@@ -101,7 +105,7 @@ class Workers:
         try:
             for index in range(count):
                 process = subprocess.Popen(
-                    [sys.executable, "-m", "stacktune._workers"],
+                    [sys.executable, "-m", "stacktune._workers", str(os.getpid())],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     **options,
@@ -158,7 +162,7 @@ class Workers:
                 worker, message = self.inbox.get(timeout=wait)
             except queue.Empty:
                 if deadline is not None and time.monotonic() >= deadline:
-                    pairs = sum(len(task[1]) for task in tasks if not _is_trace(task))
+                    pairs = sum(1 if _is_one_game(task) else len(task[1]) for task in tasks)
                     raise GameError(
                         f"game {self.name}: a batch of {pairs} games ran past time_limit="
                         f"{time_limit:g} s (a play() that never returns, or a game whose done() "
@@ -188,7 +192,7 @@ class Workers:
         except subprocess.TimeoutExpired:
             code = None
         what = ""
-        if task is not None and not _is_trace(task):
+        if task is not None and not _is_one_game(task):
             (candidate, seed), seeds = task[1][0], task[2]
             more = len(task[1]) - 1
             what = f" while it played candidate {candidate} on seed {seeds[seed]}" + (
@@ -218,9 +222,45 @@ class Workers:
         self.processes, self.readers = [], []
 
 
-def _serve() -> None:
+def _die_with(parent: int) -> None:
+    """Asks Linux to kill this worker when its parent ends (a caller killed by SIGKILL cannot
+    stop it), then checks that the parent did not end before the asking; elsewhere the reader
+    thread of ``_serve`` does this at the end of standard input."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _requests(stream: BinaryIO) -> "queue.Queue[Any]":
+    """The caller's tasks, read by a thread of their own, which ends the worker at the end of
+    the stream (the caller closed it, or ended, however): a worker busy with a game that never
+    ends stops too."""
+    tasks: "queue.Queue[Any]" = queue.Queue()
+
+    def read() -> None:
+        while True:
+            task = _receive(stream)
+            if task is None:
+                os._exit(0)
+            tasks.put(task)
+
+    threading.Thread(target=read, daemon=True).start()
+    return tasks
+
+
+def _serve(parent: int) -> None:
     """A worker's life: the game's maker and the caller's import path, then tasks until the
-    caller closes standard input."""
+    caller closes standard input or ends."""
+    _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
@@ -231,9 +271,12 @@ def _serve() -> None:
         return
     path, payload = setup
     sys.path[:] = path
+    tasks = _requests(requests)
     import cloudpickle
 
-    from ._greedy import GameError, _trace, play_game
+    import numpy as np
+
+    from ._greedy import GameError, _frames, _trace, play_game
 
     def reply(kind: str, value: Any) -> None:
         _send(replies, (kind, value))
@@ -244,14 +287,17 @@ def _serve() -> None:
         reply("raise", (None, f"the game cannot be made in a worker process: {type(e).__name__}: {e}"))
         return
     while True:
-        task = _receive(requests)
-        if task is None:
-            return
+        task = tasks.get()
         try:
             # A fresh game a task: the games do not depend on which worker plays them.
             game = make()
-            if _is_trace(task):
+            kind = task[0] if _is_one_game(task) else "chunk"
+            if kind == "trace":
                 reply("ok", _trace(game, task[1], task[2]))
+                continue
+            if kind == "frames":
+                _, weights, seed, max_moves = task
+                reply("ok", _frames(game, np.asarray(weights, dtype=np.float64), seed, max_moves))
                 continue
             candidates, pairs, seeds, max_moves = task
             reply("ok", [play_game(game, candidates[c], seeds[s], max_moves) for c, s in pairs])
@@ -266,4 +312,4 @@ def _serve() -> None:
 
 
 if __name__ == "__main__":
-    _serve()
+    _serve(int(sys.argv[1]))

@@ -26,12 +26,11 @@ import json
 import math
 import numbers
 import os
-import time
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._greedy import GameError, _choose, _name, _play, _trace, _weights, _whole, play_game
+from ._greedy import GameError, _frames, _name, _trace, _weights, _whole, play_game
 from ._workers import Workers
 
 __all__ = ["GameError", "GymGame", "check_game", "evolve", "play_game", "play_games", "replay"]
@@ -66,20 +65,7 @@ def replay(make: Callable[[], Any], weights: Any, seed: int, max_moves: int) -> 
     """The text frames of one greedy game (the start, then after every placement); empty
     for a game that does not render."""
     game = check_game(make)
-    if not callable(getattr(game, "render", None)):
-        return []
-    w = _weights(game, weights)
-    game.reset(int(seed))
-    frames = [str(game.render())]
-    for _ in range(max_moves):
-        if game.done():
-            break
-        placement = _choose(game, w)
-        if placement is None:
-            break
-        _play(game, placement)
-        frames.append(str(game.render()))
-    return frames
+    return _frames(game, _weights(game, weights), int(seed), max_moves)
 
 
 def _play_all(
@@ -99,12 +85,11 @@ def _play_all(
     pairs = [(c, s) for c in range(len(rows)) for s in range(len(seeds))]
     tasks = [(rows, pairs[i : i + chunk], seeds, max_moves) for i in range(0, len(pairs), chunk)]
     if workers is None:
-        deadline = None if time_limit is None else time.monotonic() + time_limit
         flat = []
         for _, part, _, _ in tasks:
             # A fresh game a chunk, as each worker makes one: the same games at any count.
             fresh = make()
-            flat += [play_game(fresh, rows[c], seeds[s], max_moves, deadline) for c, s in part]
+            flat += [play_game(fresh, rows[c], seeds[s], max_moves) for c, s in part]
     else:
         flat = [r for part in workers.map(tasks, time_limit) for r in part]
     shape = (len(rows), len(seeds))
@@ -113,11 +98,27 @@ def _play_all(
     return scores, moves
 
 
-def _workers(make: Callable[[], Any], game: Any, workers: Any, chunk: Any, time_limit: Any) -> Any:
+def _cores() -> int:
+    """The cores this process may run on: more workers than that only take turns."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1  # pragma: no cover (macOS, Windows)
+
+
+def _workers(
+    make: Callable[[], Any],
+    game: Any,
+    workers: Any,
+    chunk: Any,
+    time_limit: Any,
+    pairs: Optional[int] = None,
+) -> Any:
     """The worker processes for ``workers`` > 1 (``None``: play in this process), the other
-    settings checked first."""
+    settings checked first: at most as many as there are cores, and as there are chunks of
+    the ``pairs`` (candidate, seed) to play when they are known; the results are the same at
+    any number."""
     workers = _whole("workers", workers, game, 1)
-    _whole("chunk", chunk, game, 1)
+    chunk = _whole("chunk", chunk, game, 1)
     if time_limit is not None and (
         isinstance(time_limit, bool)
         or not isinstance(time_limit, numbers.Real)
@@ -128,7 +129,10 @@ def _workers(make: Callable[[], Any], game: Any, workers: Any, chunk: Any, time_
             f"game {_name(game)}: time_limit {time_limit!r} must be a number of seconds above 0, "
             f"or None for no limit"
         )
-    return Workers(workers, make, _name(game)) if workers > 1 else None
+    if workers == 1 and time_limit is None:
+        return None
+    useful = workers if pairs is None else max(1, -(-pairs // chunk))
+    return Workers(min(workers, _cores(), useful), make, _name(game))
 
 
 def play_games(
@@ -144,17 +148,30 @@ def play_games(
     the placements played in all. ``workers`` > 1 plays them in that many worker processes,
     ``make`` sent to them by value (a class of a notebook cell works); the pairs go out in
     fixed chunks of ``chunk`` and come back in order, so the result is the same at any number
-    of workers. ``time_limit`` (seconds, ``None`` for none) bounds the whole call: a game that
-    never ends raises GameError then, as does a worker that dies; Ctrl-C stops the workers."""
+    of workers (at most one a core, and one a chunk). ``time_limit`` (seconds, ``None`` for
+    none) bounds the whole call, the games then played in worker processes (one at least), where
+    a game that never ends can be stopped: it raises GameError then, as does a worker that dies;
+    Ctrl-C stops the workers."""
     game = check_game(make)
     if np.iscomplexobj(candidates):
         raise GameError(f"game {_name(game)}: the weights are complex numbers; weights are real")
+    if not (isinstance(candidates, np.ndarray) and candidates.dtype.kind in "fiu"):
+        for value in np.asarray(candidates, dtype=object).ravel():
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                raise GameError(
+                    f"game {_name(game)}: a weight is {value!r} ({type(value).__name__}); "
+                    f"weights are real numbers (int or float)"
+                )
     rows = np.atleast_2d(np.asarray(candidates, dtype=np.float64))
-    for row in rows:
-        _weights(game, row)
+    for index, row in enumerate(rows):
+        if not _weights(game, row).any():
+            raise GameError(
+                f"game {_name(game)}: every weight of candidate {index} is 0: the player would "
+                f"have no preference among placements; give at least one weight that is not 0"
+            )
     max_moves = _whole("max_moves", max_moves, game, 1)
     seeds = [_whole("a seed", s, game) for s in seeds]
-    pool = _workers(make, game, workers, chunk, time_limit)
+    pool = _workers(make, game, workers, chunk, time_limit, len(rows) * len(seeds))
     try:
         scores, moves = _play_all(make, game, rows, seeds, max_moves, pool, chunk, time_limit)
     finally:
@@ -163,7 +180,9 @@ def play_games(
     return scores, int(moves.sum())
 
 
-def _check_reset(make: Callable[[], Any], game: Any, workers: Optional[Any], moves: int) -> None:
+def _check_reset(
+    make: Callable[[], Any], game: Any, workers: Optional[Any], moves: int, time_limit: Optional[float]
+) -> None:
     """Plays one game twice from one seed (in the worker processes when there are, each time
     on a fresh game) and refuses a game whose ``reset(seed)`` does not make the same game
     both times (it draws from somewhere else than its seed): a run of it could not be
@@ -172,7 +191,7 @@ def _check_reset(make: Callable[[], Any], game: Any, workers: Optional[Any], mov
     if workers is None:
         played = [_trace(make(), 1, moves) for _ in range(2)]
     else:
-        played = workers.map([task, task], None)
+        played = workers.map([task, task], time_limit)
     if played[0] != played[1]:
         at = next((i for i, (a, b) in enumerate(zip(*played)) if a != b), min(map(len, played)))
         raise GameError(
@@ -200,7 +219,9 @@ def evolve(
     ...) or a run config file; keywords are ``evolve``'s (``out=``, ``quiet=``,
     ``resume=folder`` with the same ``game``). The games play in ``workers`` worker
     processes, in fixed chunks of ``chunk`` pairs: the folder is byte for byte the same at any
-    number of workers. ``time_limit`` (seconds) bounds each batch of games. Training game j of
+    number of workers. ``time_limit`` (seconds) bounds each batch of games, the check of
+    ``reset`` and each text replay of the page, all then played in worker processes (one at
+    least; a replay past the limit leaves the page without it). Training game j of
     generation g is dealt from a seed the run draws for (g, j); held-out game i from seed
     ``validation_seed + i``. One game is played twice first: a ``reset(seed)`` that does not
     make the same game from the same seed is refused. Ctrl-C stops the run at its last
@@ -237,7 +258,7 @@ def evolve(
         cap = 1000
     pool = _workers(game, sample, workers, chunk, time_limit)
     try:
-        _check_reset(game, sample, pool, min(_whole("max_pieces", cap, sample, 1), 100))
+        _check_reset(game, sample, pool, min(_whole("max_pieces", cap, sample, 1), 100), time_limit)
     except BaseException:
         if pool is not None:
             pool.close()
@@ -248,7 +269,14 @@ def evolve(
         return _play_all(game, sample, rows, seeds, max_moves, pool, chunk, time_limit)
 
     def frames(weights: List[float], seed: int, max_moves: int) -> List[str]:
-        return replay(game, weights, seed, max_moves)
+        if time_limit is None:
+            return replay(game, weights, seed, max_moves)
+        # In a worker of its own, which the limit can stop (a render() that never returns).
+        drawer = Workers(1, game, name)
+        try:
+            return drawer.map([("frames", list(weights), seed, max_moves)], time_limit)[0]
+        finally:
+            drawer.close()
 
     try:
         with _stderr_to_python():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import stacktune
@@ -39,6 +40,17 @@ CASES = [
     ("stacktune.evolve(resume='nowhere')", ValueError, "nowhere holds no run to resume (no run.toml there)"),
     ("stacktune.ConnectOpponent('nobody', stacktune.ConnectN())", ValueError, "opponent `nobody` is neither random, tutorial, negamax4 nor a readable weights file"),
     ("stacktune.TetrisVector(stacktune.Tetris(), 0)", ValueError, "a vector needs at least one game (n >= 1)"),
+    ("stacktune.TetrisVector(stacktune.Tetris(), 10**12)", ValueError, "a vector of 1000000000000 games is more than the 1000000 one can hold; use fewer games (n)"),
+    ("stacktune.Tetris(seed=-1)", ValueError, "seed -1 is out of range: seeds are 0..2**64-1"),
+    ("stacktune.Tetris(seed=2**70)", ValueError, "seed 1180591620717411303424 is out of range: seeds are 0..2**64-1"),
+    ("stacktune.Puyo(seed=1.5)", TypeError, "argument 'seed': a seed is an int in 0..2**64-1, not float"),
+    ("stacktune.evolve({'seed': 2**70})", ValueError, "run config key `seed` is 1180591620717411303424: out of range; a run config's ints are within -2**63..2**64-1 (seeds 0..2**64-1)"),
+    ("stacktune.evaluate({'holes': True}, game='tetris')", TypeError, "evaluate(): weight `holes` is a bool (True), not a number: give 1.0 or 0.0"),
+    ("stacktune.evaluate({'holes': 10**400}, game='tetris')", ValueError, "evaluate(): weight `holes` (an int of 401 digits) is too large for a float (at most about 1.8e308)"),
+    ("stacktune.evaluate({'holes': 0, 'bumpiness': 0.0}, game='tetris')", ValueError, "every weight is 0: the player would have no preference among moves; give at least one weight that is not 0"),
+    ("stacktune.evaluate([1.0], names=[b'holes'], game='tetris')", TypeError, "evaluate(): names= must be str, got bytes (b'holes')"),
+    ("stacktune.Player.from_weights([True], names=['holes'], game='tetris')", TypeError, "Player.from_weights(): weight 0 is a bool (True), not a number: give 1.0 or 0.0"),
+    ("stacktune.Tetris.from_board(np.zeros((20, 10)), 'T')", TypeError, "a board array holds cell numbers: a 2-D array of an integer dtype (uint8, as `board` gives it), not 2-D of dtype float64"),
 ]
 
 
@@ -46,14 +58,34 @@ CASES = [
 def test_bad_input_raises(monkeypatch, code, error, message):
     monkeypatch.chdir(REPO)
     with pytest.raises(error) as raised:
-        eval(code, {"stacktune": stacktune})
+        eval(code, {"stacktune": stacktune, "np": np})
     assert str(raised.value).startswith(message)
     assert "\n" not in str(raised.value)
 
 
 def test_no_error_aborts_the_interpreter():
-    script = "import stacktune\n" + "".join(
+    script = "import numpy as np, stacktune\n" + "".join(
         f"try:\n    {code}\nexcept {error.__name__}:\n    pass\n" for code, error, _ in CASES
     ) + "print('alive')\n"
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, "alive\n"), done.stderr
+
+
+def test_numbers_from_numpy_are_taken_as_the_ints_they_are(monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert str(stacktune.Tetris(seed=np.uint64(7))) == str(stacktune.Tetris(seed=7))
+    flags = dict(game="tetris", width=6, height=8)
+    by_numpy = stacktune.evaluate({"holes": -1.0}, games=np.int64(3), **flags)
+    by_int = stacktune.evaluate({"holes": -1.0}, games=3, **flags)
+    assert by_numpy["per_game"] == by_int["per_game"] and len(by_int["per_game"]) == 3
+
+
+def test_a_vector_steps_on_a_list_of_ints_and_says_what_it_takes_otherwise():
+    by_array, by_list = (stacktune.TetrisVector(stacktune.Tetris(), 2) for _ in range(2))
+    by_array.reset(5)
+    by_list.reset(5)
+    stepped = by_array.step(np.array([3, 7]))[0]["board"].copy()
+    assert (by_list.step([3, 7])[0]["board"] == stepped).all()
+    with pytest.raises(TypeError) as raised:
+        by_list.step(np.array([3.0, 7.0]))
+    assert str(raised.value) == "actions are one int per game (a 1-D int64 array or a list of ints), not an array of dtype float64"

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -167,7 +169,7 @@ class NeverDone(Counting):
         return False
 
 
-@pytest.mark.parametrize("game, workers", [(Endless, 2), (NeverDone, 1)])
+@pytest.mark.parametrize("game, workers", [(Endless, 2), (Endless, 1), (NeverDone, 1)])
 def test_a_batch_past_its_time_limit_is_one_line(tmp_path, game, workers):
     child = python(f"""
 from test_faults import {game.__name__}
@@ -176,15 +178,93 @@ play_games({game.__name__}, [[1.0, 0.0]], range(4), max_moves=10**9, workers={wo
 """, tmp_path)
     code, _, err = finished(child)
     assert code == 1
-    line = last_line(err)
-    if workers > 1:
-        assert line == (
-            "stacktune.custom.GameError: game endless: a batch of 4 games ran past time_limit=1 s "
-            "(a play() that never returns, or a game whose done() is never true?); raise time_limit, "
-            "or play one with play_game to see"
-        )
-    else:
-        assert line == "stacktune.custom.GameError: game never-done: the game of seed 0 ran past the time limit"
+    assert last_line(err) == (
+        f"stacktune.custom.GameError: game {game.name}: a batch of 4 games ran past time_limit=1 s "
+        "(a play() that never returns, or a game whose done() is never true?); raise time_limit, "
+        "or play one with play_game to see"
+    )
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_time_limit_holds_for_the_check_of_reset_before_a_run(tmp_path, workers):
+    child = python(f"""
+from test_faults import Endless
+from stacktune.custom import evolve
+evolve(Endless, %r, workers={workers}, time_limit=1, out="x", quiet=True)
+""" % SMALL_RUN, tmp_path)
+    code, _, err = finished(child)
+    assert code == 1
+    assert last_line(err).startswith(
+        "stacktune.custom.GameError: game endless: a batch of 2 games ran past time_limit=1 s "
+    )
+
+
+class RendersForever(Counting):
+    name = "renders-forever"
+
+    def render(self) -> str:
+        while True:
+            pass
+
+
+def test_a_render_that_never_returns_leaves_the_page_without_its_replay(tmp_path):
+    child = python("""
+from test_faults import RendersForever
+from stacktune.custom import evolve
+evolve(RendersForever, %r, time_limit=5, out="r", quiet=True)
+""" % SMALL_RUN, tmp_path)
+    code, _, err = finished(child)
+    assert code == 0, err
+    assert (tmp_path / "r" / "report.html").is_file()
+
+
+class Spins(Counting):
+    """A game whose play() leaves a file named for its process, then never returns."""
+
+    name = "spins"
+
+    def play(self, placement: int) -> float:
+        Path(f"spinning-{os.getpid()}").touch()
+        while True:
+            pass
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_workers_end_with_the_caller_however_it_ends(tmp_path, sent):
+    child = python("""
+from test_faults import Spins
+from stacktune.custom import play_games
+play_games(Spins, [[1.0, 0.0]], range(4), workers=2, chunk=1)
+""", tmp_path)
+    spinning = []
+    while len(spinning) < 2:
+        assert child.poll() is None, child.communicate()[1]
+        spinning = list(tmp_path.glob("spinning-*"))
+    workers = [int(path.name.split("-")[1]) for path in spinning]
+    child.send_signal(sent)
+    # Not communicate(): the workers hold the child's standard error open while they run.
+    assert child.wait(timeout=BOUND) == -sent
+    waited = 0.0
+    try:
+        while any(running(pid) for pid in workers):
+            assert waited < BOUND, f"workers {workers} still run {BOUND} s after their caller ended"
+            time.sleep(0.05)
+            waited += 0.05
+    finally:
+        for pid in filter(running, workers):
+            os.kill(pid, signal.SIGKILL)
+        child.stdout.close()
+        child.stderr.close()
 
 
 # Ctrl-C
@@ -383,6 +463,14 @@ GAME_ERRORS = [
     (dict(max_moves=2.5), "game counting: max_moves must be an int, not 2.5"),
     (dict(candidates=[[1j, 0.0]]), "game counting: the weights are complex numbers; weights are real"),
     (dict(time_limit=0), "game counting: time_limit 0 must be a number of seconds above 0, or None for no limit"),
+    (dict(workers=0), "game counting: workers 0 must be at least 1"),
+    (dict(workers=-3), "game counting: workers -3 must be at least 1"),
+    (dict(candidates=[[1e308, 0.0]]), "game counting: placement 2 is worth w·φ = inf (feature value's weight 1e+308 "
+     "times its value 2 passes the range of a float); use smaller weights"),
+    (dict(candidates=[[0.0, 0.0]]), "game counting: every weight of candidate 0 is 0: the player would have no "
+     "preference among placements; give at least one weight that is not 0"),
+    (dict(candidates=[[True, 0.0]]), "game counting: a weight is True (bool); weights are real numbers (int or float)"),
+    (dict(candidates=[["30", 0.0]]), "game counting: a weight is '30' (str); weights are real numbers (int or float)"),
 ]
 
 
@@ -400,6 +488,75 @@ class Huge(Counting):
     def play(self, placement: int) -> float:
         super().play(placement)
         return 1e308
+
+
+class ScoresText(Counting):
+    name = "scores-text"
+
+    def play(self, placement: int) -> float:
+        super().play(placement)
+        return "30"  # type: ignore[return-value]
+
+
+class ScoresBool(Counting):
+    name = "scores-bool"
+
+    def play(self, placement: int) -> float:
+        super().play(placement)
+        return True
+
+
+class ComplexFeatures(Counting):
+    name = "complex-features"
+
+    def features(self) -> np.ndarray:
+        return np.array([[p, 1j * (p == 2)] for p in range(4)])
+
+
+class Overflows(Counting):
+    """Features whose weighted sum passes a float's range though no one term does."""
+
+    name = "overflows"
+
+    def features(self) -> np.ndarray:
+        return np.full((4, 2), 1e308)
+
+
+GAMES_THAT_BREAK_THE_PROTOCOL = [
+    (ScoresText, "game scores-text: play(3) returned '30'; it must return the points scored, a real number "
+     "(int or float, not str)"),
+    (ScoresBool, "game scores-bool: play(3) returned True; it must return the points scored, a real number "
+     "(int or float, not bool)"),
+    (ComplexFeatures, "game complex-features: features() gave complex numbers: feature odd of placement 2 is 1j "
+     "(features are real numbers)"),
+    (Overflows, "game overflows: placement 0 is worth w·φ = inf (the sum of its weighted features passes the "
+     "range of a float); use smaller weights"),
+]
+
+
+@pytest.mark.parametrize("game, message", GAMES_THAT_BREAK_THE_PROTOCOL, ids=[g.name for g, _ in GAMES_THAT_BREAK_THE_PROTOCOL])
+def test_what_a_game_gives_must_be_real_numbers(game, message):
+    with pytest.raises(GameError) as raised:
+        play_games(game, [[1.0, 1.0]], [1])
+    assert str(raised.value) == message
+
+
+def raising(method: str) -> type:
+    """Counting, its method `method` raising KeyError."""
+
+    def broken(self, *args):
+        raise KeyError(f"no {method} here")
+
+    return type(f"Raises{method}", (Counting,), {"name": "raises", method: broken})
+
+
+@pytest.mark.parametrize("method, call", [("reset", "reset(1)"), ("done", "done()"), ("placements", "placements()"),
+                                          ("features", "features()"), ("play", "play(3)")])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_error_in_a_games_method_names_the_game_and_the_call(method, call, workers):
+    with pytest.raises(GameError) as raised:
+        play_games(raising(method), [[1.0, 0.0]], [1], workers=workers)
+    assert str(raised.value) == f"game raises: {call} failed: KeyError: 'no {method} here'"
 
 
 def test_an_infinite_score_is_refused():
@@ -485,3 +642,53 @@ def test_a_folder_locked_by_this_process_says_so(tmp_path, monkeypatch):
         "or let it go) before another run uses the folder"
     )
     assert first.generation == 0
+
+
+def test_workers_are_as_many_as_are_useful(monkeypatch):
+    started = []
+
+    class Counted(stacktune._workers.Workers):
+        def __init__(self, count, make, name):
+            started.append(count)
+            super().__init__(count, make, name)
+
+    monkeypatch.setattr(stacktune.custom, "Workers", Counted)
+    alone = play_games(Counting, [[1.0, 0.0]], [1], workers=1)
+    assert started == []
+    assert play_games(Counting, [[1.0, 0.0]], [1], workers=300)[0].tolist() == alone[0].tolist() == [[24.0]]
+    play_games(Counting, [[1.0, 0.0]], range(40), workers=300, chunk=1)
+    assert started == [1, min(stacktune.custom._cores(), 40)]
+
+
+CLI_RUN = """name = "cli"
+generations = 1000
+games = 2
+max_pieces = 50
+validation_games = 2
+final_games = 4
+validation_max_pieces = 50
+[game]
+game = "tetris"
+width = 6
+height = 8
+[ga]
+population = 4
+"""
+
+
+def test_ctrl_c_stops_python_m_stacktune_evolve_with_the_binarys_resume_line(tmp_path):
+    (tmp_path / "run.toml").write_text(CLI_RUN)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "stacktune", "evolve", "--config", "run.toml", "--out", "cut", "--quiet"],
+        cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    history = tmp_path / "cut" / "history.csv"
+    while not (history.exists() and len(history.read_text().splitlines()) > 2):
+        assert child.poll() is None, child.communicate()[1]
+    child.send_signal(signal.SIGINT)
+    code, _, err = finished(child)
+    assert code == 1, err
+    assert re.fullmatch(
+        r"error: stopped (after|during) generation \d+; resume with: stacktune evolve --resume cut",
+        last_line(err),
+    ), err

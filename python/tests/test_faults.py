@@ -692,3 +692,30 @@ def test_ctrl_c_stops_python_m_stacktune_evolve_with_the_binarys_resume_line(tmp
         r"error: stopped (after|during) generation \d+; resume with: stacktune evolve --resume cut",
         last_line(err),
     ), err
+
+
+class InterruptsItsReplay(Counting):
+    """A game whose render() is where Ctrl-C lands: in the replay of the run's first page."""
+
+    name = "interrupts-its-replay"
+
+    def render(self) -> str:
+        os.kill(os.getpid(), signal.SIGINT)
+        return ""
+
+
+def test_a_run_stopped_in_its_first_replay_still_has_its_page(tmp_path):
+    child = python("""
+from test_faults import InterruptsItsReplay
+from stacktune.custom import evolve
+evolve(InterruptsItsReplay, %r, out="r", quiet=True)
+""" % SMALL_RUN, tmp_path)
+    code, _, err = finished(child)
+    assert code == -signal.SIGINT
+    assert last_line(err) == (
+        'KeyboardInterrupt: stopped after generation 0; resume with: '
+        'stacktune.custom.evolve(InterruptsItsReplay, resume="r")'
+    )
+    # The page of generation 0, without its replays.
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert "interrupts-its-replay" in page

@@ -38,11 +38,13 @@ pub struct ReportPage<'a, G> {
 impl<G: Replayable> ReportPage<'_, G> {
     /// Writes the page for `history` (the best weights of its last row replayed on the
     /// held-out games), with the final summary once the run has one; `false` when `stop` was
-    /// raised while its games were replayed, and the page was left as it was.
+    /// raised while its games were replayed, and the page was left as it was (or, where there
+    /// was none, written without replays).
     pub fn write(&mut self, history: &[HistoryRow], final_summary: Option<Final>) -> Result<bool> {
         let (config, game) = (self.config, self.game);
         let opponents = game.opponents().len() as u64;
         let best_toml = self.dir.join("best.toml");
+        let mut stopped = false;
         let play_command = config.play_command(&best_toml, config.final_games / opponents.max(1));
         let (replays, frames) = match history.last() {
             Some(row)
@@ -56,6 +58,13 @@ impl<G: Replayable> ReportPage<'_, G> {
             }
             Some(row) => match self.replay(history, row, &best_toml)? {
                 Some(replayed) => replayed,
+                // Stopped before the folder had a page: it gets one all the same, without
+                // replays, so that an interrupted run can still be read (and a run of a
+                // Python game, which `stacktune report` cannot replay, has one at all).
+                None if !self.dir.join("report.html").exists() => {
+                    stopped = true;
+                    (Vec::new(), Vec::new())
+                }
                 None => return Ok(false),
             },
             None => (Vec::new(), Vec::new()),
@@ -87,6 +96,9 @@ impl<G: Replayable> ReportPage<'_, G> {
             frames: &frames,
         };
         write_run(&self.dir, &page)?;
+        if stopped {
+            return Ok(false);
+        }
         if let Some(row) = history.last() {
             self.replayed = Some((row.best_weights.clone(), replays, frames));
         }

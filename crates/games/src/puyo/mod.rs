@@ -196,6 +196,11 @@ impl Puyo {
             (Some(n), false) if (1..=MAX_SHOWN).contains(&n) => n,
             (Some(n), false) => bail!("puyo pairs shown {n} is out of range 1..={MAX_SHOWN}"),
         };
+        if let Some(mode) = &spec.mode {
+            bail!(
+                "puyo --mode {mode}: a puyo match is played by `stacktune versus`, not one side alone"
+            );
+        }
         if spec.fire_points == Some(0) {
             bail!("puyo fire points must be at least 1");
         }

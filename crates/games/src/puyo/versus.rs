@@ -26,6 +26,7 @@
 use super::field::{Field, MAX_ROWS, NUISANCE, VISIBLE_ROWS, WIDTH, cell};
 use super::rules::{Placement, Rules, SPAWN_COLUMN, Step};
 use super::{Position, Puyo};
+use crate::settings::GameSpec;
 use crate::versus::MatchEnd;
 use anyhow::{Result, bail};
 use rand::{RngExt, SeedableRng};
@@ -235,27 +236,56 @@ impl Battle {
     /// A battle of `game` under `rules`; a game that is not Tsu's (each side would draw its own
     /// pairs) or rules that cannot convert points are refused.
     pub fn new(game: Puyo, rules: BattleRules) -> Result<Battle> {
+        let game = Puyo {
+            shown: super::MAX_SHOWN,
+            ..game
+        };
         if game.rules_of() != Rules::Tsu {
             bail!("puyo versus is played under the tsu rules (--rules tsu)");
         }
         if rules.target_points == 0 || rules.margin_every == 0 || rules.nuisance_cap == 0 {
             bail!(
-                "puyo versus: target points, the margin's interval and the nuisance cap must be at least 1"
+                "puyo versus: --target-points, --margin-every and --nuisance-cap must be at least 1"
             );
         }
         Ok(Battle { game, rules })
     }
 
+    /// The battle `spec` describes (`--mode versus` on puyo, Tsu's rules unless it says
+    /// otherwise) and the pairs its player is shown (`--pairs-shown`, `--preview`; 1 by
+    /// default, as in a solo game); every setting another game takes, or out of range, is a
+    /// one-line error.
+    pub fn from_spec(spec: &GameSpec) -> Result<(Battle, u8)> {
+        let mut spec = spec.clone();
+        spec.game.get_or_insert_with(|| "puyo".to_string());
+        spec.mode = Some("versus".to_string());
+        spec.check_settings()?;
+        spec.rules
+            .get_or_insert_with(|| Rules::Tsu.name().to_string());
+        let tsu = BattleRules::TSU;
+        let rules = BattleRules {
+            target_points: spec.target_points.unwrap_or(tsu.target_points),
+            margin_pairs: spec.margin_pairs.unwrap_or(tsu.margin_pairs),
+            margin_every: spec.margin_every.unwrap_or(tsu.margin_every),
+            nuisance_cap: spec.nuisance_cap.unwrap_or(tsu.nuisance_cap),
+            all_clear_nuisance: spec.all_clear_nuisance.unwrap_or(tsu.all_clear_nuisance),
+        };
+        spec.mode = None;
+        let game = Puyo::from_spec(&spec)?;
+        let shown = game.shown;
+        Ok((Battle::new(game, rules)?, shown))
+    }
+
     /// Plays a match between `players` on `seeds`, a draw once both sides have placed `cap`
     /// pairs.
-    pub fn play(&self, players: [&dyn Policy<Puyo>; 2], seeds: Seeds, cap: u32) -> MatchRecord {
+    pub fn play(&self, players: [Seat<'_>; 2], seeds: Seeds, cap: u32) -> MatchRecord {
         let start = self.game.start(&mut ChaCha8Rng::seed_from_u64(seeds.pairs));
         let sides = seeds.nuisance.map(|seed| Side::new(start, seed));
         self.run(sides, players, cap)
     }
 
     /// Plays a match from `sides` to its end.
-    fn run(&self, mut sides: [Side; 2], players: [&dyn Policy<Puyo>; 2], cap: u32) -> MatchRecord {
+    fn run(&self, mut sides: [Side; 2], players: [Seat<'_>; 2], cap: u32) -> MatchRecord {
         let mut record = MatchRecord {
             end: MatchEnd::Draw,
             reason: format!("both sides placed {cap} pairs"),
@@ -284,7 +314,7 @@ impl Battle {
     fn frame(
         &self,
         sides: &mut [Side; 2],
-        players: [&dyn Policy<Puyo>; 2],
+        players: [Seat<'_>; 2],
         now: u64,
         cap: u32,
         record: &mut MatchRecord,
@@ -335,6 +365,28 @@ impl Battle {
             }
         }
         MatchEnd::of_losses(lost).map(|end| (end, "had no placement left".to_string()))
+    }
+}
+
+/// A side's player and the pairs it is shown, the one to place included (1 to 3; Tsu shows 3
+/// and the match deals them, a player tuned on fewer sees the first of them).
+#[derive(Clone, Copy)]
+pub struct Seat<'a> {
+    pub policy: &'a dyn Policy<Puyo>,
+    pub shown: u8,
+}
+
+impl Seat<'_> {
+    /// The placement the player chooses in `position`, seeing the pairs it is shown.
+    fn choose(&self, game: &Puyo, position: &Position) -> Option<Placement> {
+        let mut view = *position;
+        if self.shown < 3 {
+            view.after_next = None;
+        }
+        if self.shown < 2 {
+            view.next = None;
+        }
+        self.policy.choose(game, &view)
     }
 }
 
@@ -481,11 +533,11 @@ mod tests {
 
     /// Tsu showing three pairs, as a battle plays it.
     fn battle() -> Battle {
-        let game = Puyo {
-            shown: 3,
-            ..Puyo::new(Rules::Tsu)
-        };
-        Battle::new(game, BattleRules::TSU).unwrap()
+        Battle::new(Puyo::new(Rules::Tsu), BattleRules::TSU).unwrap()
+    }
+
+    fn seats<'a>(a: &'a dyn Policy<Puyo>, b: &'a dyn Policy<Puyo>) -> [Seat<'a>; 2] {
+        [a, b].map(|policy| Seat { policy, shown: 3 })
     }
 
     /// A side on `field` whose pairs are `pairs` (the first to place first), then drawn.
@@ -507,7 +559,7 @@ mod tests {
     fn run_until(
         battle: &Battle,
         sides: &mut [Side; 2],
-        players: [&dyn Policy<Puyo>; 2],
+        players: [Seat<'_>; 2],
         until: u64,
         record: &mut MatchRecord,
     ) -> Option<(MatchEnd, String)> {
@@ -631,7 +683,7 @@ mod tests {
             Script::new(&[at(1, 1), at(5, 1)]),
             Script::new(&[at(5, 1), at(4, 1), at(3, 1), at(0, 1)]),
         );
-        let players: [&dyn Policy<Puyo>; 2] = [&a, &b];
+        let players = seats(&a, &b);
         let mut record = empty_record();
         // Side 0 lands at 4 + 11 × 2 + 20 = 46 frames; its first step (40 points, carried)
         // takes 50 + 3 × 2 + 20 = 76, so the second pops at 122 and sends 5.
@@ -682,7 +734,7 @@ mod tests {
             Script::new(&[at(1, 1), at(5, 1)]),
             Script::new(&[at(5, 1), at(1, 1), at(5, 1)]),
         );
-        let players: [&dyn Policy<Puyo>; 2] = [&a, &b];
+        let players = seats(&a, &b);
         let mut record = empty_record();
         // Side 1 fires a pair later (its first placement ends at 52, the next pair comes at
         // 64): its second step pops at 64 + 46 + 76 = 186, before side 0's chain ends at 194,
@@ -704,7 +756,8 @@ mod tests {
         let pairs = [pair(2, 3), pair(4, 4), pair(4, 4)];
         let mut sides = [side(&TWO_CHAIN, pairs, 1), side(&TWO_CHAIN, pairs, 2)];
         let a = Script::new(&[at(1, 1), at(5, 1)]);
-        let players: [&dyn Policy<Puyo>; 2] = [&a, &Script::new(&[at(1, 1), at(5, 1)])];
+        let b = Script::new(&[at(1, 1), at(5, 1)]);
+        let players = seats(&a, &b);
         let mut record = empty_record();
         // Both second steps pop at 122, neither offsets the other's; both chains end at 194,
         // and each side's 5 fall on the other at once.
@@ -733,7 +786,7 @@ mod tests {
             Script::new(&[at(0, 1), at(0, 1), at(0, 1), at(5, 1)]),
             Script::new(&[at(5, 1), at(3, 1), at(1, 1)]),
         );
-        let players: [&dyn Policy<Puyo>; 2] = [&a, &b];
+        let players = seats(&a, &b);
         let mut record = empty_record();
         // Five 1s pop and empty the field: 10 × 5 × 2 = 100 points, 1 nuisance and 30 carried.
         assert_eq!(
@@ -770,7 +823,7 @@ mod tests {
         sides[1].fixed = fixed[1];
         let (a, b) = (Script::new(moves[0]), Script::new(moves[1]));
         let mut record = empty_record();
-        run_until(&battle, &mut sides, [&a, &b], 1000, &mut record).expect("the match ends")
+        run_until(&battle, &mut sides, seats(&a, &b), 1000, &mut record).expect("the match ends")
     }
 
     #[test]
@@ -806,7 +859,7 @@ mod tests {
             pairs: 1,
             nuisance: [2, 3],
         };
-        let record = battle.play([&Script::new(safe), &Stuck], seeds, 10);
+        let record = battle.play(seats(&Script::new(safe), &Stuck), seeds, 10);
         assert_eq!(record.end, MatchEnd::Won(0));
         assert_eq!(record.reason, "had no placement left");
     }
@@ -833,12 +886,12 @@ mod tests {
             pairs: 7,
             nuisance: [8, 9],
         };
-        let first = battle.play([&a, &b], seeds, 3);
+        let first = battle.play(seats(&a, &b), seeds, 3);
         let (a, b) = (
             Script::new(&[at(0, 1), at(1, 1), at(3, 0)]),
             Script::new(&[at(5, 1), at(4, 3), at(0, 0)]),
         );
-        assert_eq!(battle.play([&a, &b], seeds, 3), first);
+        assert_eq!(battle.play(seats(&a, &b), seeds, 3), first);
         assert_eq!(first.end, MatchEnd::Draw);
         assert_eq!(first.reason, "both sides placed 3 pairs");
         assert_eq!(first.pairs, [3, 3]);

@@ -1,4 +1,5 @@
-//! `versus`: matches between two versus Tetris players, each a weights file or a TBP bot.
+//! `versus`: matches between two versus Tetris players, each a weights file or a TBP bot, or
+//! between two Puyo weights files under Tsu's battle rules.
 
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -6,15 +7,21 @@ use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::matches::{
     Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
 };
+use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seat, Seeds as PuyoSeeds};
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::guideline::Guideline;
 use stacktune_games::tetris::guideline::MATCH_PIECES;
+use stacktune_games::tetris::guideline::matches::MatchRecord;
 use stacktune_players::registry::AnyGame;
 use stacktune_players::registry::Build;
 use stacktune_players::search::Search;
-use stacktune_players::versus::{Game, entrant, pair_seeds, play_pairs, tally};
+use stacktune_players::versus::{
+    Game, entrant, pair_seeds, play_pairs, play_pairs_with, play_puyo_game, tally,
+};
+use stacktune_run::play::{load_weights, player_for};
 use stacktune_run::report_page::{ReplayPage, render_replays};
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::path::PathBuf;
 
 /// Pairs played between two looks at an SPRT's verdict: a fixed number, so the verdict falls
@@ -25,7 +32,8 @@ const SPRT_BATCH: u64 = 8;
 pub struct VersusArgs {
     /// The first player: a guideline weights file (under its [search]), `hand` (the
     /// compiled-in hand-set weights), or `tbp:COMMAND`, a bot speaking the Tetris Bot Protocol
-    /// started with that command line.
+    /// started with that command line; or a puyo weights file (under its [search] and pairs
+    /// shown), for a match under Tsu's battle rules.
     pub first: String,
     /// The second player, likewise.
     pub second: String,
@@ -36,7 +44,7 @@ pub struct VersusArgs {
     /// Seed: pair k's pieces and garbage depend only on (seed, k).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// A game that both sides survive this many pieces is a draw.
+    /// A game that both sides survive this many pieces (puyo: pairs) is a draw.
     #[arg(long, default_value_t = MATCH_PIECES)]
     pub max_pieces: u64,
     /// Worker threads (0 = one per core); each game with a bot runs its own bot process.
@@ -64,7 +72,8 @@ pub struct VersusArgs {
     pub alpha: f64,
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
     pub beta: f64,
-    /// Guideline rules (the same flags as play's; --mode and --opponent are play's).
+    /// Guideline rules (the same flags as play's; --mode and --opponent are play's), or puyo's
+    /// battle rules (Tsu's unless --target-points and the like say otherwise).
     #[command(flatten)]
     pub game: GameSpec,
     /// Also write a web page replaying the first game (both boards) to this new file.
@@ -95,11 +104,16 @@ pub struct VersusReport {
     pub elo_ci: [f64; 2],
     /// Pairs by the first player's points in them: 0, ½, 1, 1½, 2.
     pub pairs: [u64; 5],
-    /// Pieces a side placed, a game on average.
+    /// Pieces (puyo: pairs) a side placed, a game on average.
     pub pieces: f64,
+    /// What a side places: `pieces` or `pairs`.
+    #[serde(skip)]
+    pub placed: &'static str,
     /// How games were lost, by the loser and reason.
     pub endings: BTreeMap<String, u64>,
     pub sprt: Option<SprtReport>,
+    /// The game settings given on the command line.
+    pub game: GameSpec,
 }
 
 #[derive(Debug, Serialize)]
@@ -115,48 +129,35 @@ pub struct SprtReport {
 }
 
 pub fn run(args: VersusArgs) -> Result<()> {
+    if is_puyo(&args)? {
+        return run_puyo(&args);
+    }
     let (game, search) = guideline(&args.game)?;
     let first = entrant(&game, &args.first, search)?;
     let second = entrant(&game, &args.second, search)?;
-    let sprt = args
-        .sprt
-        .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))
-        .transpose()
-        .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
+    let sprt = sprt_of(&args)?;
     if let Some(out) = &args.replay_html {
         stacktune_base::fsutil::refuse_existing(out)?;
     }
-    let pairs = args.games.div_ceil(2);
     let pool = stacktune_game::episode::thread_pool(args.threads)?;
-    let progress = Progress::new(Mode::detect(args.quiet), pairs * 2, "games");
-    let mut games: Vec<Game> = Vec::new();
-    let mut verdict = None;
-    let step = if sprt.is_some() { SPRT_BATCH } else { pairs };
-    let mut next = 0;
-    while next < pairs {
-        let end = (next + step).min(pairs);
-        let done = || progress.inc();
-        games.extend(pool.install(|| {
-            play_pairs(
-                &game,
-                &first,
-                &second,
-                args.seed,
-                next..end,
-                args.max_pieces,
-                &done,
-            )
-        }));
-        next = end;
-        if let Some(test) = &sprt {
-            let state = test.pentanomial(&tally(&games).1);
-            verdict = Some(state);
-            if state.verdict != Verdict::Continue {
-                break;
-            }
-        }
-    }
-    progress.finish();
+    let (games, verdict) = play_match(
+        &args,
+        |pairs, done| {
+            let games = pool.install(|| {
+                play_pairs(
+                    &game,
+                    &first,
+                    &second,
+                    args.seed,
+                    pairs,
+                    args.max_pieces,
+                    done,
+                )
+            });
+            Ok(games)
+        },
+        sprt,
+    )?;
     let report = report_of(&args, &games, sprt.zip(verdict));
     if let Some(out) = &args.replay_html {
         let g = &games[0];
@@ -174,12 +175,144 @@ pub fn run(args: VersusArgs) -> Result<()> {
         })?;
         stacktune_base::fsutil::write_new(out, page.as_bytes())?;
     }
+    show(&args, &report)
+}
+
+/// Whether the match is of puyo: `--game puyo`, or no game given and the first player a
+/// puyo weights file.
+fn is_puyo(args: &VersusArgs) -> Result<bool> {
+    Ok(match args.game.game.as_deref() {
+        Some(game) => game == "puyo",
+        None => {
+            let path = Path::new(&args.first);
+            path.is_file() && stacktune_players::weights::WeightFile::load(path)?.game == "puyo"
+        }
+    })
+}
+
+/// A match between two puyo weights files under the battle rules the flags give, each file
+/// under its own search and pairs shown.
+fn run_puyo(args: &VersusArgs) -> Result<()> {
+    if args.replay_html.is_some() {
+        bail!("--replay-html draws versus tetris matches only, not puyo");
+    }
+    let cap = u32::try_from(args.max_pieces)
+        .map_err(|_| anyhow::anyhow!("--max-pieces {} is too many pairs", args.max_pieces))?;
+    let side = |name: &str| -> Result<_> {
+        let mut spec = args.game.clone();
+        spec.game.get_or_insert_with(|| "puyo".to_string());
+        let path = Path::new(name);
+        let file = load_weights(path, &mut spec)?;
+        let (battle, shown) = Battle::from_spec(&spec)?;
+        let player = player_for(&battle.game, &spec, &file, path)?;
+        Ok((battle, shown, player))
+    };
+    let (battle, first_shown, first) = side(&args.first)?;
+    let (_, second_shown, second) = side(&args.second)?;
+    let sprt = sprt_of(args)?;
+    let pool = stacktune_game::episode::thread_pool(args.threads)?;
+    let seats = [
+        Seat {
+            policy: &first,
+            shown: first_shown,
+        },
+        Seat {
+            policy: &second,
+            shown: second_shown,
+        },
+    ];
+    let (games, verdict) = play_match(
+        args,
+        |pairs, done| {
+            let play = |seeds, first_left| {
+                play_puyo_game(&battle, seats[0], seats[1], seeds, first_left, cap)
+            };
+            Ok(pool
+                .install(|| play_pairs_with(args.seed, pairs.clone(), PuyoSeeds::draw, play, done)))
+        },
+        sprt,
+    )?;
+    show(args, &report_of(args, &games, sprt.zip(verdict)))
+}
+
+/// The SPRT the flags ask for, if any.
+fn sprt_of(args: &VersusArgs) -> Result<Option<Sprt>> {
+    args.sprt
+        .then(|| Sprt::new(args.elo0, args.elo1, args.alpha, args.beta))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--sprt: {e}"))
+}
+
+/// A match's games and the SPRT's last verdict.
+type Played<S, R> = (Vec<Game<S, R>>, Option<SprtState>);
+
+/// Plays the match's pairs through `batch` (pairs `next..end` a call), all at once or, under
+/// an SPRT, a fixed number at a time until its verdict; the games and the last verdict.
+fn play_match<S, R>(
+    args: &VersusArgs,
+    mut batch: impl FnMut(std::ops::Range<u64>, &(dyn Fn() + Sync)) -> Result<Vec<Game<S, R>>>,
+    sprt: Option<Sprt>,
+) -> Result<Played<S, R>> {
+    let pairs = args.games.div_ceil(2);
+    let progress = Progress::new(Mode::detect(args.quiet), pairs * 2, "games");
+    let mut games: Vec<Game<S, R>> = Vec::new();
+    let mut verdict = None;
+    let step = if sprt.is_some() { SPRT_BATCH } else { pairs };
+    let mut next = 0;
+    while next < pairs {
+        let end = (next + step).min(pairs);
+        let done = || progress.inc();
+        games.extend(batch(next..end, &done)?);
+        next = end;
+        if let Some(test) = &sprt {
+            let state = test.pentanomial(&tally(&games).1);
+            verdict = Some(state);
+            if state.verdict != Verdict::Continue {
+                break;
+            }
+        }
+    }
+    progress.finish();
+    Ok((games, verdict))
+}
+
+fn show(args: &VersusArgs, report: &VersusReport) -> Result<()> {
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        println!("{}", serde_json::to_string(report)?);
     } else {
-        print(&report);
+        print(report);
     }
     Ok(())
+}
+
+/// What the report reads off a game's record, whatever the game.
+trait Ended {
+    /// Why the loser lost, or why it was a draw.
+    fn reason(&self) -> &str;
+    /// Pieces or pairs a side placed.
+    fn placed(&self) -> f64;
+    /// What a side places.
+    const PLACED: &'static str;
+}
+
+impl Ended for MatchRecord {
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+    fn placed(&self) -> f64 {
+        f64::from(self.pieces)
+    }
+    const PLACED: &'static str = "pieces";
+}
+
+impl Ended for PuyoRecord {
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+    fn placed(&self) -> f64 {
+        f64::from(self.pairs[0] + self.pairs[1]) / 2.0
+    }
+    const PLACED: &'static str = "pairs";
 }
 
 /// The guideline game the flags describe: `--rules guideline` is implied, and what makes an
@@ -202,15 +335,19 @@ fn guideline(spec: &GameSpec) -> Result<(Guideline, Search)> {
     }
 }
 
-fn report_of(args: &VersusArgs, games: &[Game], sprt: Option<(Sprt, SprtState)>) -> VersusReport {
+fn report_of<S, R: Ended>(
+    args: &VersusArgs,
+    games: &[Game<S, R>],
+    sprt: Option<(Sprt, SprtState)>,
+) -> VersusReport {
     let (tri, penta): (Trinomial, Pentanomial) = tally(games);
     let e: Estimate = penta.estimate();
     let mut endings = BTreeMap::new();
     for g in games {
         let key = match g.outcome {
-            Outcome::Win => format!("second {}", g.record.reason),
-            Outcome::Loss => format!("first {}", g.record.reason),
-            Outcome::Draw => format!("draw: {}", g.record.reason),
+            Outcome::Win => format!("second {}", g.record.reason()),
+            Outcome::Loss => format!("first {}", g.record.reason()),
+            Outcome::Draw => format!("draw: {}", g.record.reason()),
         };
         *endings.entry(key).or_insert(0) += 1;
     }
@@ -227,8 +364,8 @@ fn report_of(args: &VersusArgs, games: &[Game], sprt: Option<(Sprt, SprtState)>)
         elo: e.elo,
         elo_ci: [e.elo_low, e.elo_high],
         pairs: penta.pairs,
-        pieces: games.iter().map(|g| g.record.pieces as f64).sum::<f64>()
-            / games.len().max(1) as f64,
+        pieces: games.iter().map(|g| g.record.placed()).sum::<f64>() / games.len().max(1) as f64,
+        placed: R::PLACED,
         endings,
         sprt: sprt.map(|(test, state)| SprtReport {
             elo0: test.elo0,
@@ -243,6 +380,7 @@ fn report_of(args: &VersusArgs, games: &[Game], sprt: Option<(Sprt, SprtState)>)
                 Verdict::Continue => "none",
             },
         }),
+        game: args.game.clone(),
     }
 }
 
@@ -250,11 +388,12 @@ fn print(r: &VersusReport) {
     println!("first     {}", r.first);
     println!("second    {}", r.second);
     println!(
-        "games     {} ({} pair{}, seed {}): both sides on the same pieces, each pair's sides swapped",
+        "games     {} ({} pair{}, seed {}): both sides on the same {}, each pair's sides swapped",
         r.games,
         r.games / 2,
         if r.games / 2 == 1 { "" } else { "s" },
-        r.seed
+        r.seed,
+        r.placed
     );
     println!(
         "first     {} wins, {} draws, {} losses",
@@ -274,7 +413,10 @@ fn print(r: &VersusReport) {
         "pairs     {} (first's points in a pair: 0, ½, 1, 1½, 2)",
         r.pairs.map(|n| n.to_string()).join(" ")
     );
-    println!("pieces    {:.1} a side, a game", r.pieces);
+    match r.placed {
+        "pieces" => println!("pieces    {:.1} a side, a game", r.pieces),
+        placed => println!("placed    {:.1} {placed} a side, a game", r.pieces),
+    }
     for (how, n) in &r.endings {
         println!("ended     {n:>5}  {how}");
     }

@@ -72,17 +72,18 @@ fn every_rules_vector_passes() {
         assert_eq!(played.field.to_rows(12), after.to_rows(12), "{case}: after");
         assert_eq!(Some(played.chain.chains), v.chains, "{case}: chains");
         assert_eq!(Some(played.chain.score), v.score, "{case}: score");
-        let want: Vec<Step> = v
+        // The vectors give each step's erased puyos, colours and points, not its fall.
+        let want: Vec<(u32, u32, u32)> = v
             .steps
             .unwrap()
             .iter()
-            .map(|s| Step {
-                erased: s.erased,
-                colours: s.colours,
-                score: s.score,
-            })
+            .map(|s| (s.erased, s.colours, s.score))
             .collect();
-        assert_eq!(steps, want, "{case}: steps");
+        let got: Vec<(u32, u32, u32)> = steps
+            .iter()
+            .map(|s| (s.erased, s.colours, s.score))
+            .collect();
+        assert_eq!(got, want, "{case}: steps");
         assert!(!played.game_over, "{case}: no vector ends the game");
         checked += 1;
     }
@@ -118,7 +119,9 @@ fn tsu_lone_four_puyo_clear_scores_40() {
         [Step {
             erased: 4,
             colours: 1,
-            score: 40
+            score: 40,
+            // The child above the popped axis falls one row.
+            fallen: 1,
         }]
     );
     assert_eq!(played.field.to_rows(1), ["...2.."]);
@@ -134,15 +137,19 @@ fn tsu_two_chain_scores_40_then_320() {
     assert_eq!(
         steps,
         [
+            // The 1s fall three rows onto the 1 at (1, 0) (the child one); then the child
+            // falls one row.
             Step {
                 erased: 4,
                 colours: 1,
-                score: 40
+                score: 40,
+                fallen: 3,
             },
             Step {
                 erased: 4,
                 colours: 1,
-                score: 320
+                score: 320,
+                fallen: 1,
             },
         ]
     );

@@ -19,7 +19,7 @@ fn game_flags(ruleset: Ruleset) -> &'static [&'static str] {
         Ruleset::Research => &["--game", "tetris"],
         Ruleset::Contest => &["--game", "tetris", "--rules", "contest"],
         Ruleset::Guideline => &["--game", "tetris", "--rules", "guideline"],
-        Ruleset::Puyo => &["--game", "puyo"],
+        Ruleset::Puyo | Ruleset::PuyoVersus => &["--game", "puyo"],
         Ruleset::Connect => &["--game", "connect"],
     }
 }
@@ -37,7 +37,7 @@ fn example(key: &str, ruleset: Ruleset) -> Option<Vec<&'static str>> {
         ("height", _) => vec!["--height", "8"],
         ("rules", Research) => vec!["--game", "tetris", "--rules", "research"],
         ("rules", Contest | Guideline) => game_flags(ruleset).to_vec(),
-        ("rules", Puyo) => vec!["--game", "puyo", "--rules", "tsu"],
+        ("rules", Puyo | PuyoVersus) => vec!["--game", "puyo", "--rules", "tsu"],
         ("fitness", _) => vec!["--fitness", "max_chain"],
         ("colours", _) => vec!["--colours", "3"],
         ("inarow", _) => vec!["--inarow", "3"],
@@ -56,7 +56,13 @@ fn example(key: &str, ruleset: Ruleset) -> Option<Vec<&'static str>> {
         ("level", _) => vec!["--level", "3"],
         ("turns", _) => vec!["--level", "4", "--turns", "50"],
         ("splitting", _) => vec!["--width", "4", "--height", "4", "--splitting", "20"],
+        ("mode", PuyoVersus) => vec!["--mode", "versus"],
         ("mode", _) => vec!["--mode", "sprint"],
+        ("target_points", _) => vec!["--target-points", "35"],
+        ("margin_pairs", _) => vec!["--margin-pairs", "20"],
+        ("margin_every", _) => vec!["--margin-every", "5"],
+        ("nuisance_cap", _) => vec!["--nuisance-cap", "12"],
+        ("all_clear_nuisance", _) => vec!["--all-clear-nuisance", "18"],
         ("previews", _) => vec!["--previews", "3"],
         ("attack", _) => vec!["--attack", "tetrio"],
         ("garbage_delay", _) => vec!["--garbage-delay", "2"],
@@ -110,6 +116,9 @@ fn written(run: &Path, key: &str) -> Option<String> {
 /// One setting on one game: given on the command line, it is in run.toml, and still there once
 /// the run resumes for another generation.
 fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Result<(), String> {
+    if ruleset == Ruleset::PuyoVersus {
+        return walk_versus(dir, setting, flags);
+    }
     let key = setting.key;
     let out_name = format!("{key}-{ruleset:?}");
     let config = match key {
@@ -146,6 +155,40 @@ fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Resu
         ));
     }
     check("after the resume")
+}
+
+/// One setting of Puyo's battle rules, which no run takes: given to a short `versus`, the
+/// match is played and its report holds the setting.
+fn walk_versus(dir: &Path, setting: &Setting, flags: &[&str]) -> Result<(), String> {
+    let hand = root().join("weights/puyo/hand.toml");
+    let hand = hand.to_str().unwrap();
+    let mut args = vec!["versus", hand, hand, "--games", "2", "--max-pieces", "20"];
+    if !matches!(setting.key, "game" | "rules") {
+        args.extend_from_slice(game_flags(Ruleset::PuyoVersus));
+    }
+    args.extend_from_slice(flags);
+    args.extend_from_slice(&["--json", "--quiet"]);
+    let out = run_in(dir, &args);
+    if !out.status.success() {
+        return Err(format!(
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want = expected(flags, setting.flag);
+    let value = &report["game"][setting.key];
+    let got = match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match (got == want, report["games"].as_u64()) {
+        (true, Some(2)) => Ok(()),
+        _ => Err(format!(
+            "{args:?}: the report holds {} = {value}, not {want}",
+            setting.key
+        )),
+    }
 }
 
 #[test]

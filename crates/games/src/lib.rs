@@ -9,6 +9,7 @@ pub mod panel;
 pub mod puyo;
 pub mod settings;
 pub mod tetris;
+pub mod versus;
 
 /// The names `--game` takes: the games a registry builds from settings alone (Panel de Pon
 /// puzzles are solved, not tuned).

@@ -158,7 +158,7 @@ game_settings! {
     /// Game to play: tetris, puyo or connect (default: the game a weights file names, else
     /// tetris).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    game: Option<String> = "game" for [Research, Contest, Guideline, Puyo, Connect];
+    game: Option<String> = "game" for [Research, Contest, Guideline, Puyo, Connect, PuyoVersus];
     /// Board width (tetris: 4 to 16, default 10; connect: columns, default 7, with
     /// (rows + 1) × columns at most 64).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,21 +169,21 @@ game_settings! {
     height: Option<usize> = "height" for [Research, Puyo, Connect];
     /// Ruleset: tetris `research` or `contest`; puyo `programming` or `tsu`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    rules: Option<String> = "rules" for [Research, Contest, Guideline, Puyo];
+    rules: Option<String> = "rules" for [Research, Contest, Guideline, Puyo, PuyoVersus];
     /// Puyo: what an episode scores, `score` (default), `max_chain` (largest chain fired) or
     /// `max_chain_alive` (the same, 0 for a lost game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     fitness: Option<String> = "fitness" for [Puyo];
     /// Puyo colours (3 to 5, default 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    colours: Option<u8> = "colours" for [Puyo];
+    colours: Option<u8> = "colours" for [Puyo, PuyoVersus];
     /// Connect-N: discs in a row to win (default 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     inarow: Option<usize> = "inarow" for [Connect];
     /// Plies the player searches: Connect-N with alpha-beta (default 1: one ply); other games
     /// with the beam of --beam-width (default: every piece the game shows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    depth: Option<u32> = "depth" for [Research, Contest, Guideline, Puyo, Connect];
+    depth: Option<u32> = "depth" for [Research, Contest, Guideline, Puyo, Connect, PuyoVersus];
     /// Connect-N: plies a weights-file --opponent searches with alpha-beta (default 1), so an
     /// anchor can search as deep as the player it measures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -203,30 +203,30 @@ game_settings! {
     /// Search a beam this wide over the pieces the game shows (previews, hold) instead of one
     /// ply; a position's value is its evaluation plus the points of the moves before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    beam_width: Option<usize> = "beam-width" for [Research, Contest, Guideline, Puyo];
+    beam_width: Option<usize> = "beam-width" for [Research, Contest, Guideline, Puyo, PuyoVersus];
     /// Search with the beam of --beam-width past the pieces shown: this many sampled futures
     /// of --unseen pieces each, a move valued by its mean over them (puyo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    samples: Option<u32> = "samples" for [Puyo];
+    samples: Option<u32> = "samples" for [Puyo, PuyoVersus];
     /// Pieces past those shown that each of --samples futures draws (default 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    unseen: Option<u32> = "unseen" for [Puyo];
+    unseen: Option<u32> = "unseen" for [Puyo, PuyoVersus];
     /// Value the sampled beam's moves by the chains their lines fire, not the positions they
     /// reach (ama's and takapt's search; puyo): a line ends at a move scoring POINTS or more
     /// (ama: 5,000); deeper futures (--unseen 12) carry a build to its fire.
     #[cfg_attr(feature = "clap", arg(value_name = "POINTS"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    fired: Option<u32> = "fired" for [Puyo];
+    fired: Option<u32> = "fired" for [Puyo, PuyoVersus];
     /// Search the beam of --beam-width as an anytime search: it widens (1, 2, 4, ... up to
     /// --beam-width positions a ply) while its searches stay within NODES expansions a move,
     /// so the budget is counted in nodes and a move is the same on any machine.
     #[cfg_attr(feature = "clap", arg(value_name = "NODES"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    nodes: Option<u64> = "nodes" for [Research, Contest, Guideline, Puyo];
+    nodes: Option<u64> = "nodes" for [Research, Contest, Guideline, Puyo, PuyoVersus];
     /// Puyo: pairs the player sees, the one to place included (1 to 3; Tsu shows 3; default
     /// 1, 2 with --preview).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pairs_shown: Option<u8> = "pairs-shown" for [Puyo];
+    pairs_shown: Option<u8> = "pairs-shown" for [Puyo, PuyoVersus];
     /// Puyo: end a game once one move scores at least these points (ama's measure: build one
     /// chain, fire it, stop); play then reports each game's `fired_at` pair.
     #[cfg_attr(feature = "clap", arg(value_name = "POINTS"))]
@@ -248,9 +248,10 @@ game_settings! {
     splitting: Option<u32> = "splitting" for [Research];
     /// Guideline tetris: what an episode measures, `versus` (a match against each
     /// --opponent, default), `sprint` (40 lines), `attack` (attack per piece) or `survival`
-    /// (against a seeded garbage stream).
+    /// (against a seeded garbage stream); puyo: `versus`, Tsu's battle rules (what `stacktune
+    /// versus` plays on puyo weights).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    mode: Option<String> = "mode" for [Guideline];
+    mode: Option<String> = "mode" for [Guideline, PuyoVersus];
     /// Guideline tetris: pieces shown after the current one (0 to 6, default 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     previews: Option<u8> = "previews" for [Guideline];
@@ -280,6 +281,24 @@ game_settings! {
     #[cfg_attr(feature = "clap", arg(value_name = "PERCENT"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     margin_increase: Option<u32> = "margin-increase" for [Guideline];
+    /// Puyo versus: points a nuisance puyo costs before the margin (default 70, Tsu's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target_points: Option<u32> = "target-points" for [PuyoVersus];
+    /// Puyo versus: pairs a side places before its target points first fall (default 103:
+    /// Tsu's 96 s margin at 56 frames a pair).
+    #[cfg_attr(feature = "clap", arg(value_name = "PAIRS"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    margin_pairs: Option<u32> = "margin-pairs" for [PuyoVersus];
+    /// Puyo versus: pairs between later falls of the target points (default 17: Tsu's 16 s).
+    #[cfg_attr(feature = "clap", arg(value_name = "PAIRS"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    margin_every: Option<u32> = "margin-every" for [PuyoVersus];
+    /// Puyo versus: most nuisance that falls on a side in one turn (default 30, five rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nuisance_cap: Option<u32> = "nuisance-cap" for [PuyoVersus];
+    /// Puyo versus: nuisance an all clear adds to the side's next chain (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    all_clear_nuisance: Option<u32> = "all-clear-nuisance" for [PuyoVersus];
     /// Guideline tetris: a bot opponent's (`tbp:COMMAND`) thinking time a piece, in
     /// milliseconds of wall time before it is asked for its move (default 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -301,7 +320,7 @@ game_settings! {
     allow_topout: bool = "allow-topout" for [Research, Puyo] off no_allow_topout;
     /// Show the next piece; the player then places both before scoring.
     #[serde(default)]
-    preview: bool = "preview" for [Research, Puyo] off no_preview;
+    preview: bool = "preview" for [Research, Puyo, PuyoVersus] off no_preview;
     /// Contest tetris: score the July-2023 all-clear bonus (off in the March-2023 rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     all_clear: bool = "all-clear" for [Contest] off no_all_clear;
@@ -320,6 +339,8 @@ pub enum Ruleset {
     Contest,
     Guideline,
     Puyo,
+    /// Puyo's battle rules (`versus` on puyo weights: `--mode versus`).
+    PuyoVersus,
     Connect,
 }
 
@@ -331,6 +352,7 @@ impl Ruleset {
             Ruleset::Contest => "contest tetris",
             Ruleset::Guideline => "guideline tetris",
             Ruleset::Puyo => "puyo",
+            Ruleset::PuyoVersus => "puyo versus",
             Ruleset::Connect => "connect",
         }
     }
@@ -343,6 +365,8 @@ impl Ruleset {
             .filter_map(|&r| match r {
                 Ruleset::Research if both => Some("tetris"),
                 Ruleset::Contest | Ruleset::Guideline if both => None,
+                // Puyo's battle rules take what they share with solo puyo.
+                Ruleset::PuyoVersus if users.contains(&Ruleset::Puyo) => None,
                 Ruleset::Research => Some("research tetris"),
                 Ruleset::Contest => Some("contest tetris (--rules contest)"),
                 Ruleset::Guideline => Some("guideline tetris (--rules guideline)"),
@@ -391,6 +415,7 @@ impl GameSpec {
         match (self.name(), self.rules.as_deref()) {
             ("tetris", Some("contest")) => Ruleset::Contest,
             ("tetris", Some("guideline")) => Ruleset::Guideline,
+            ("puyo", _) if self.mode.as_deref() == Some("versus") => Ruleset::PuyoVersus,
             ("puyo", _) => Ruleset::Puyo,
             ("connect", _) => Ruleset::Connect,
             _ => Ruleset::Research,

@@ -1,6 +1,6 @@
 //! Matches between two versus Tetris players, either of them a weights file under its search
-//! or any bot behind the Tetris Bot Protocol: what `versus` measures and what self-play
-//! anchors are.
+//! or any bot behind the Tetris Bot Protocol, or between two Puyo players under Tsu's battle
+//! rules: what `versus` measures and what self-play anchors are.
 //!
 //! Games come in pairs: pair k draws its seeds (pieces, each side's garbage) from stream
 //! (seed, games, 0, k) and is played twice, the first player on the left, then on the right
@@ -11,9 +11,11 @@
 use crate::search::Search;
 use crate::weights::WeightFile;
 use anyhow::Result;
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::stats::matches::{Outcome, Pentanomial, Trinomial};
+use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seat, Seeds as PuyoSeeds};
 use stacktune_games::tetris::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seeds};
 use stacktune_games::tetris::guideline::tbp::front::BotSide;
 use stacktune_games::tetris::guideline::{Guideline, Opponent, OpponentKind};
@@ -31,20 +33,31 @@ pub fn entrant(game: &Guideline, name: &str, search: Search) -> Result<Opponent>
     Ok(entrant)
 }
 
-/// One game of a match, from the first player's side.
+/// One game of a match, from the first player's side: of versus Tetris by default, of any
+/// versus game with its seeds `S` and record `R`.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<S = Seeds, R = MatchRecord> {
     pub pair: u64,
     /// Whether the first player played the left side.
     pub first_left: bool,
-    pub seeds: Seeds,
+    pub seeds: S,
     pub outcome: Outcome,
-    pub record: MatchRecord,
+    pub record: R,
 }
 
 /// The seeds of pair `pair` of a match seeded `seed`.
 pub fn pair_seeds(seed: u64, pair: u64) -> Seeds {
     Seeds::draw(&mut stream(seed, Purpose::Games, 0, pair))
+}
+
+/// The first player's outcome of a match that ended `end`, the first player on side
+/// `first_side`.
+fn outcome_of(end: &MatchEnd, first_side: usize) -> Outcome {
+    match end {
+        MatchEnd::Draw => Outcome::Draw,
+        MatchEnd::Won(w) if *w == first_side => Outcome::Win,
+        MatchEnd::Won(_) => Outcome::Loss,
+    }
 }
 
 /// Plays one game: `first` on the left when `first_left`, else on the right, on `seeds`.
@@ -62,33 +75,43 @@ pub fn play_game(
         false => [&mut *b, &mut *a],
     };
     let record = matches::play(game, sides, seeds, cap, &mut |_, _| {});
-    let first_side = if first_left { 0 } else { 1 };
-    let outcome = match &record.end {
-        MatchEnd::Draw => Outcome::Draw,
-        MatchEnd::Won(w) if *w == first_side => Outcome::Win,
-        MatchEnd::Won(_) => Outcome::Loss,
+    (outcome_of(&record.end, usize::from(!first_left)), record)
+}
+
+/// Plays one Puyo game: `first` on the left when `first_left`, else on the right, on `seeds`.
+pub fn play_puyo_game(
+    battle: &Battle,
+    first: Seat<'_>,
+    second: Seat<'_>,
+    seeds: PuyoSeeds,
+    first_left: bool,
+    cap: u32,
+) -> (Outcome, PuyoRecord) {
+    let seats = match first_left {
+        true => [first, second],
+        false => [second, first],
     };
-    (outcome, record)
+    let record = battle.play(seats, seeds, cap);
+    (outcome_of(&record.end, usize::from(!first_left)), record)
 }
 
 /// Plays pairs `pairs` of the match seeded `seed` on the current rayon pool (games in pair
-/// order, whoever plays them), each game at most `cap` pieces a side; `done` hears of each
-/// game as it ends.
-pub fn play_pairs(
-    game: &Guideline,
-    first: &Opponent,
-    second: &Opponent,
+/// order, whoever plays them): pair k's seeds are drawn by `draw` from stream
+/// (seed, games, 0, k), and `play(seeds, first_left)` plays each of its two games; `done`
+/// hears of each game as it ends.
+pub fn play_pairs_with<S: Copy + Send, R: Send>(
     seed: u64,
     pairs: std::ops::Range<u64>,
-    cap: u64,
+    draw: impl Fn(&mut ChaCha8Rng) -> S + Sync,
+    play: impl Fn(S, bool) -> (Outcome, R) + Sync,
     done: &(dyn Fn() + Sync),
-) -> Vec<Game> {
+) -> Vec<Game<S, R>> {
     pairs
         .into_par_iter()
         .flat_map_iter(|pair| {
-            let seeds = pair_seeds(seed, pair);
+            let seeds = draw(&mut stream(seed, Purpose::Games, 0, pair));
             [true, false].map(|first_left| {
-                let (outcome, record) = play_game(game, first, second, seeds, first_left, cap);
+                let (outcome, record) = play(seeds, first_left);
                 done();
                 Game {
                     pair,
@@ -102,8 +125,23 @@ pub fn play_pairs(
         .collect()
 }
 
+/// Plays pairs `pairs` of the versus Tetris match seeded `seed`, each game at most `cap`
+/// pieces a side, as [`play_pairs_with`] does.
+pub fn play_pairs(
+    game: &Guideline,
+    first: &Opponent,
+    second: &Opponent,
+    seed: u64,
+    pairs: std::ops::Range<u64>,
+    cap: u64,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Game> {
+    let play = |seeds, first_left| play_game(game, first, second, seeds, first_left, cap);
+    play_pairs_with(seed, pairs, Seeds::draw, play, done)
+}
+
 /// A match's counts from the first player's side: by game, and by pair.
-pub fn tally(games: &[Game]) -> (Trinomial, Pentanomial) {
+pub fn tally<S, R>(games: &[Game<S, R>]) -> (Trinomial, Pentanomial) {
     let mut tri = Trinomial::default();
     let mut penta = Pentanomial::default();
     for pair in games.chunks(2) {

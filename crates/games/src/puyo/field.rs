@@ -16,6 +16,8 @@ pub const VISIBLE_ROWS: u32 = 12;
 pub const MAX_ROWS: u32 = 13;
 /// Most colours a game may use; colours are numbered from 1.
 pub const MAX_COLOURS: usize = 5;
+/// The code of a nuisance puyo in [`Field::colour`] and [`Field::put`]; drawn `o`.
+pub const NUISANCE: u8 = MAX_COLOURS as u8 + 1;
 
 /// Bits per column lane.
 const LANE: u32 = 16;
@@ -145,16 +147,19 @@ fn smear_up(set: u128) -> u128 {
     m
 }
 
-/// The puyos of a field, one bit plane per colour.
+/// The puyos of a field, one bit plane per colour and one of nuisance (versus only: a solo
+/// game's is always empty).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Field {
     planes: [u128; MAX_COLOURS],
+    nuisance: u128,
 }
 
 impl Field {
     /// The empty field.
     pub const EMPTY: Field = Field {
         planes: [0; MAX_COLOURS],
+        nuisance: 0,
     };
 
     /// The field of `rows` colour codes given TOP first (0 empty, 1..=5 colours), bottom-aligned:
@@ -173,22 +178,26 @@ impl Field {
     }
 
     /// The field that [`to_rows`](Field::to_rows) drew: rows TOP first, `.` empty, colour
-    /// digits, bottom-aligned. It checks nothing: positions written out in code (tests,
+    /// digits, `o` nuisance, bottom-aligned. It checks nothing: positions written out in code (tests,
     /// benches) read best this way; files go through `listing::parse_board`.
     pub fn from_text(rows: &[&str]) -> Field {
         let rows: Vec<Vec<u8>> = rows
             .iter()
             .map(|r| {
                 r.bytes()
-                    .map(|b| if b == b'.' { 0 } else { b - b'0' })
+                    .map(|b| match b {
+                        b'.' => 0,
+                        b'o' => NUISANCE,
+                        _ => b - b'0',
+                    })
                     .collect()
             })
             .collect();
         Field::from_rows(&rows)
     }
 
-    /// The bottom `rows` rows, TOP first, as colour digits with `.` for empty: what board files,
-    /// `moves` and `render` show.
+    /// The bottom `rows` rows, TOP first, as colour digits with `.` for empty and `o` for
+    /// nuisance: what board files, `moves` and `render` show.
     pub fn to_rows(&self, rows: u32) -> Vec<String> {
         (0..rows)
             .rev()
@@ -196,6 +205,7 @@ impl Field {
                 (0..WIDTH)
                     .map(|x| match self.colour(x, y) {
                         0 => '.',
+                        NUISANCE => 'o',
                         c => char::from(b'0' + c),
                     })
                     .collect()
@@ -203,25 +213,34 @@ impl Field {
             .collect()
     }
 
-    /// Colour at `(x, y)`, 0 when empty.
+    /// Colour at `(x, y)`, 0 when empty, [`NUISANCE`] for a nuisance puyo.
     pub fn colour(&self, x: usize, y: u32) -> u8 {
         let bit = cell(x, y);
+        if self.nuisance & bit != 0 {
+            return NUISANCE;
+        }
         self.planes
             .iter()
             .position(|p| p & bit != 0)
             .map_or(0, |i| i as u8 + 1)
     }
 
-    /// All planes, colour 1 first.
+    /// The colour planes, colour 1 first (nuisance apart: it never forms a group).
     #[inline]
     pub fn planes(&self) -> &[u128; MAX_COLOURS] {
         &self.planes
     }
 
+    /// The nuisance puyos.
+    #[inline]
+    pub fn nuisance(&self) -> u128 {
+        self.nuisance
+    }
+
     /// Every occupied cell.
     #[inline]
     pub fn occupied(&self) -> u128 {
-        self.planes.iter().fold(0, |a, p| a | p)
+        self.planes.iter().fold(self.nuisance, |a, p| a | p)
     }
 
     /// Puyos on the field.
@@ -237,10 +256,13 @@ impl Field {
         std::array::from_fn(|x| LANE - ((occupied >> (LANE * x as u32)) as u16).leading_zeros())
     }
 
-    /// Adds a puyo of `colour` at the cell `bit`.
+    /// Adds a puyo of `colour` (or [`NUISANCE`]) at the cell `bit`.
     #[inline]
     pub fn put(&mut self, bit: u128, colour: u8) {
-        self.planes[colour as usize - 1] |= bit;
+        match colour {
+            NUISANCE => self.nuisance |= bit,
+            _ => self.planes[colour as usize - 1] |= bit,
+        }
     }
 
     /// Drops a puyo of `colour` down column `x` onto a column `height` high; returns its cell, or
@@ -271,7 +293,7 @@ impl Field {
             // the rest of the column falls one row.
             let stay = ((lowest | LANE_GUARDS) - LANE_ONES) & !LANE_GUARDS;
             let fall = !(stay | lowest);
-            for p in &mut self.planes {
+            for p in self.planes.iter_mut().chain([&mut self.nuisance]) {
                 *p = (*p & stay) | ((*p & fall) >> 1);
             }
             rest = (rest & stay) | ((rest & fall) >> 1);

@@ -12,6 +12,7 @@ mod forms;
 pub mod listing;
 mod page;
 pub mod rules;
+pub mod versus;
 
 use crate::settings::GameSpec;
 use anyhow::{Result, bail};
@@ -195,6 +196,11 @@ impl Puyo {
             (Some(n), false) if (1..=MAX_SHOWN).contains(&n) => n,
             (Some(n), false) => bail!("puyo pairs shown {n} is out of range 1..={MAX_SHOWN}"),
         };
+        if let Some(mode) = &spec.mode {
+            bail!(
+                "puyo --mode {mode}: a puyo match is played by `stacktune versus`, not one side alone"
+            );
+        }
         if spec.fire_points == Some(0) {
             bail!("puyo fire points must be at least 1");
         }
@@ -241,6 +247,42 @@ impl Puyo {
                 child: rng.random_range(1..=self.colours),
             },
         }
+    }
+
+    /// Places `position`'s pair at the offered `mv` (paying the all-clear bonus when
+    /// `all_clear` and a chain fires), `on_step` seeing each chain step, and deals the next
+    /// pair; the caller keeps what is owed ([`Played::all_clear`](rules::Played)).
+    fn place(
+        &self,
+        position: &mut Position,
+        mv: Placement,
+        all_clear: bool,
+        rng: &mut ChaCha8Rng,
+        on_step: &mut impl FnMut(rules::Step),
+    ) -> rules::Played {
+        let pair = position
+            .pair
+            .expect("a position from start always has a pair to place");
+        let heights = position.field.heights();
+        debug_assert!(self.rules.offers(&heights, mv), "{mv:?} is not offered");
+        let played = self
+            .rules
+            .play(&position.field, &heights, pair, mv, all_clear, on_step);
+        position.field = played.field;
+        let dealt = self.deal(&mut position.cycle, rng);
+        match self.shown {
+            1 => position.pair = Some(dealt),
+            2 => {
+                position.pair = position.next;
+                position.next = Some(dealt);
+            }
+            _ => {
+                position.pair = position.next;
+                position.next = position.after_next;
+                position.after_next = Some(dealt);
+            }
+        }
+        played
     }
 
     /// Whether `position`'s pair has a placement that does not end the game.
@@ -354,34 +396,8 @@ impl Game for Puyo {
     }
 
     fn apply(&self, position: &mut Position, mv: Placement, rng: &mut ChaCha8Rng) -> Outcome {
-        let pair = position
-            .pair
-            .expect("a position from start always has a pair to place");
-        let heights = position.field.heights();
-        debug_assert!(self.rules.offers(&heights, mv), "{mv:?} is not offered");
-        let played = self.rules.play(
-            &position.field,
-            &heights,
-            pair,
-            mv,
-            position.all_clear,
-            &mut |_| {},
-        );
-        position.field = played.field;
+        let played = self.place(position, mv, position.all_clear, rng, &mut |_| {});
         position.all_clear = played.all_clear;
-        let dealt = self.deal(&mut position.cycle, rng);
-        match self.shown {
-            1 => position.pair = Some(dealt),
-            2 => {
-                position.pair = position.next;
-                position.next = Some(dealt);
-            }
-            _ => {
-                position.pair = position.next;
-                position.next = position.after_next;
-                position.after_next = Some(dealt);
-            }
-        }
         let mut outcome = outcome(&played);
         if !outcome.game_over && !self.allow_topout {
             // The game also ends when every placement of the new pair would end it.

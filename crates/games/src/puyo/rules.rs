@@ -23,7 +23,7 @@
 //! chain after the field was emptied, as in Tsu.
 
 use super::field::{
-    Field, Links, MAX_COLOURS, MAX_ROWS, VISIBLE, VISIBLE_ROWS, WIDTH, cell, flood,
+    Field, Links, MAX_COLOURS, MAX_ROWS, VISIBLE, VISIBLE_ROWS, WIDTH, cell, flood, neighbours,
 };
 
 /// A ruleset.
@@ -130,12 +130,16 @@ pub fn placements(pair: Pair) -> &'static [Placement] {
     }
 }
 
-/// One step of a chain, for rules vectors and tests.
+/// One step of a chain, for rules vectors, tests and versus timing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Step {
+    /// Colour puyos erased (nuisance popped beside them does not score).
     pub erased: u32,
     pub colours: u32,
     pub score: u32,
+    /// Rows the farthest-falling puyo fell after the pop (0 when nothing fell): how long the
+    /// step takes in a versus match.
+    pub fallen: u32,
 }
 
 /// What resolving a field did.
@@ -282,12 +286,15 @@ impl Rules {
             let score = self.step_score(chain.chains, &pop);
             chain.erased += pop.erased;
             chain.score += score;
+            // Visible nuisance next to a popping group pops with it.
+            let cells = pop.cells | (neighbours(pop.cells) & field.nuisance() & VISIBLE);
             on_step(Step {
                 erased: pop.erased,
                 colours: pop.colours,
                 score,
+                fallen: fallen(field.occupied(), cells),
             });
-            seeds = field.erase(pop.cells);
+            seeds = field.erase(cells);
         }
     }
 
@@ -339,6 +346,27 @@ impl Rules {
             game_over: after.occupied() & DEATH_CELL != 0,
         }
     }
+}
+
+/// The most rows a puyo of `occupied` falls once `erased` is removed: in each column, the erased
+/// cells below its highest puyo that stays.
+#[inline]
+fn fallen(occupied: u128, erased: u128) -> u32 {
+    (0..WIDTH)
+        .map(|x| {
+            let lane = |set: u128| (set >> (16 * x)) as u16;
+            let (column, gone) = (lane(occupied), lane(erased));
+            let stays = column & !gone;
+            match stays {
+                0 => 0,
+                _ => {
+                    let below_top = (1u16 << (15 - stays.leading_zeros())) - 1;
+                    (gone & below_top).count_ones()
+                }
+            }
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Tsu reachability (rules 1 to 4 of the module documentation).

@@ -19,6 +19,7 @@ pub use super::contestant::{Contestant, PolicySide};
 use super::rules::Side;
 use super::tbp::front::BotSide;
 use super::{Guideline, Move, OpponentKind};
+pub use crate::versus::MatchEnd;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
@@ -43,25 +44,6 @@ impl Seeds {
         Seeds {
             garbage: [self.garbage[1], self.garbage[0]],
             ..self
-        }
-    }
-}
-
-/// How a match ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MatchEnd {
-    /// Side 0 or side 1 won.
-    Won(usize),
-    Draw,
-}
-
-impl MatchEnd {
-    /// Side `side`'s score: 1 for a win, ½ for a draw, 0 for a loss.
-    pub fn score_of(&self, side: usize) -> f64 {
-        match self {
-            MatchEnd::Won(w) if *w == side => 1.0,
-            MatchEnd::Won(_) => 0.0,
-            MatchEnd::Draw => 0.5,
         }
     }
 }
@@ -192,21 +174,12 @@ fn place_piece(
 /// and why.
 fn tick_end(pieces: &[Piece; 2]) -> Option<(MatchEnd, String)> {
     let out = |p: &Piece| p.lost.is_some() || p.fault.is_some();
-    match (out(&pieces[0]), out(&pieces[1])) {
-        (false, false) => None,
-        (true, true) => Some((
-            MatchEnd::Draw,
-            "both sides lost at the same piece".to_string(),
-        )),
-        (true, false) => Some((
-            MatchEnd::Won(1),
-            side_reason(&pieces[0].lost, &pieces[0].fault),
-        )),
-        (false, true) => Some((
-            MatchEnd::Won(0),
-            side_reason(&pieces[1].lost, &pieces[1].fault),
-        )),
-    }
+    let end = MatchEnd::of_losses([out(&pieces[0]), out(&pieces[1])])?;
+    let reason = match end {
+        MatchEnd::Draw => "both sides lost at the same piece".to_string(),
+        MatchEnd::Won(w) => side_reason(&pieces[1 - w].lost, &pieces[1 - w].fault),
+    };
+    Some((end, reason))
 }
 
 fn loss_reason(played: &super::Played) -> String {

@@ -1,0 +1,32 @@
+//! What every versus game's match shares, whatever its rules: how a match ends and what each
+//! side scores from it.
+
+/// How a match ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchEnd {
+    /// Side 0 or side 1 won.
+    Won(usize),
+    Draw,
+}
+
+impl MatchEnd {
+    /// The end when the sides `lost` (each side's flag) at the same moment, if either did:
+    /// both at once is a draw.
+    pub fn of_losses(lost: [bool; 2]) -> Option<MatchEnd> {
+        match lost {
+            [false, false] => None,
+            [true, true] => Some(MatchEnd::Draw),
+            [true, false] => Some(MatchEnd::Won(1)),
+            [false, true] => Some(MatchEnd::Won(0)),
+        }
+    }
+
+    /// Side `side`'s score: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn score_of(&self, side: usize) -> f64 {
+        match self {
+            MatchEnd::Won(w) if *w == side => 1.0,
+            MatchEnd::Won(_) => 0.0,
+            MatchEnd::Draw => 0.5,
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! `versus` on puyo weights files: Tsu's battle rules between two solo players, paired seeds,
+//! the same figures as versus Tetris ([docs/puyo-versus.md](../../docs/puyo-versus.md)).
+
+use crate::common::{assert_one_line_error, json, run};
+use serde_json::json;
+
+const HAND: &str = "weights/puyo/hand.toml";
+const ONE_PLY: &str = "weights/puyo/tsu-1ply.toml";
+const TWO_PLY: &str = "weights/puyo/tsu-2ply.toml";
+
+fn versus(first: &str, second: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["versus", first, second, "--json", "--quiet"];
+    args.extend_from_slice(extra);
+    json(&run(&args))
+}
+
+#[test]
+fn a_file_against_itself_splits_every_pair() {
+    let report = versus(HAND, HAND, &["--games", "20", "--seed", "3"]);
+    assert_eq!(report["games"], json!(20));
+    assert_eq!(report["pairs"], json!([0, 0, 10, 0, 0]));
+    assert_eq!(report["score"], json!(0.5));
+    assert_eq!(report["elo"], json!(0.0));
+    // Twice a side lost to itself at the same frame: a draw each, still a split pair.
+    assert_eq!(
+        (
+            report["wins"].clone(),
+            report["draws"].clone(),
+            report["losses"].clone()
+        ),
+        (json!(9), json!(2), json!(9))
+    );
+}
+
+#[test]
+fn the_two_ply_file_beats_the_hand_set_one_the_same_at_any_thread_count() {
+    let one = versus(
+        TWO_PLY,
+        HAND,
+        &["--games", "100", "--seed", "1", "--threads", "1"],
+    );
+    let two = versus(
+        TWO_PLY,
+        HAND,
+        &["--games", "100", "--seed", "1", "--threads", "2"],
+    );
+    assert_eq!(one, two);
+    // Observed, and sane: the file tuned with the next pair shown wins more than it loses.
+    assert_eq!(
+        (
+            one["wins"].clone(),
+            one["draws"].clone(),
+            one["losses"].clone()
+        ),
+        (json!(58), json!(0), json!(42))
+    );
+    assert_eq!(one["pairs"], json!([15, 0, 12, 0, 23]));
+    assert_eq!(one["pieces"], json!(40.01));
+}
+
+#[test]
+fn the_battle_rules_are_the_flags() {
+    // Nuisance at 1 point a puyo kills sooner than Tsu's 70.
+    let tsu = versus(ONE_PLY, HAND, &["--games", "10", "--seed", "2"]);
+    let cheap = versus(
+        ONE_PLY,
+        HAND,
+        &["--games", "10", "--seed", "2", "--target-points", "1"],
+    );
+    assert_eq!(cheap["game"]["target_points"], json!(1));
+    assert!(
+        cheap["pieces"].as_f64() < tsu["pieces"].as_f64(),
+        "{cheap} against {tsu}"
+    );
+}
+
+#[test]
+fn puyo_matches_refuse_what_they_cannot_play_with_one_line() {
+    let refused = |extra: &[&str], message: &str| {
+        let mut args = vec!["versus", HAND, HAND, "--quiet"];
+        args.extend_from_slice(extra);
+        assert_one_line_error(&run(&args), message);
+    };
+    refused(
+        &["--rules", "programming"],
+        "puyo versus is played under the tsu rules (--rules tsu)",
+    );
+    refused(
+        &["--fire-points", "9"],
+        "--fire-points is a puyo setting; puyo versus does not use it",
+    );
+    refused(
+        &["--target-points", "0"],
+        "puyo versus: --target-points, --margin-every and --nuisance-cap must be at least 1",
+    );
+    refused(
+        &["--replay-html", "x.html"],
+        "--replay-html draws versus tetris matches only, not puyo",
+    );
+    // A solo run cannot take the battle rules or play one side of a match.
+    let out = run(&["play", "--weights", HAND, "--target-points", "9"]);
+    assert_one_line_error(
+        &out,
+        "--target-points is a puyo versus setting; puyo does not use it",
+    );
+    let out = run(&["play", "--weights", HAND, "--mode", "versus"]);
+    assert_one_line_error(
+        &out,
+        "puyo --mode versus: a puyo match is played by `stacktune versus`, not one side alone",
+    );
+}

@@ -147,19 +147,18 @@ fn smear_up(set: u128) -> u128 {
     m
 }
 
-/// The puyos of a field, one bit plane per colour and one of nuisance (versus only: a solo
-/// game's is always empty).
+/// The puyos of a field, one bit plane per colour and, last, one of nuisance (versus only: a
+/// solo game's is always empty). Nuisance is a plane like the colours so that the loops over
+/// planes, the dearest part of a chain, stay one fixed-size loop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Field {
-    planes: [u128; MAX_COLOURS],
-    nuisance: u128,
+    planes: [u128; MAX_COLOURS + 1],
 }
 
 impl Field {
     /// The empty field.
     pub const EMPTY: Field = Field {
-        planes: [0; MAX_COLOURS],
-        nuisance: 0,
+        planes: [0; MAX_COLOURS + 1],
     };
 
     /// The field of `rows` colour codes given TOP first (0 empty, 1..=5 colours), bottom-aligned:
@@ -216,9 +215,6 @@ impl Field {
     /// Colour at `(x, y)`, 0 when empty, [`NUISANCE`] for a nuisance puyo.
     pub fn colour(&self, x: usize, y: u32) -> u8 {
         let bit = cell(x, y);
-        if self.nuisance & bit != 0 {
-            return NUISANCE;
-        }
         self.planes
             .iter()
             .position(|p| p & bit != 0)
@@ -228,19 +224,21 @@ impl Field {
     /// The colour planes, colour 1 first (nuisance apart: it never forms a group).
     #[inline]
     pub fn planes(&self) -> &[u128; MAX_COLOURS] {
-        &self.planes
+        self.planes
+            .first_chunk()
+            .expect("a plane a colour, then nuisance's")
     }
 
     /// The nuisance puyos.
     #[inline]
     pub fn nuisance(&self) -> u128 {
-        self.nuisance
+        self.planes[MAX_COLOURS]
     }
 
     /// Every occupied cell.
     #[inline]
     pub fn occupied(&self) -> u128 {
-        self.planes.iter().fold(self.nuisance, |a, p| a | p)
+        self.planes.iter().fold(0, |a, p| a | p)
     }
 
     /// Puyos on the field.
@@ -259,10 +257,7 @@ impl Field {
     /// Adds a puyo of `colour` (or [`NUISANCE`]) at the cell `bit`.
     #[inline]
     pub fn put(&mut self, bit: u128, colour: u8) {
-        match colour {
-            NUISANCE => self.nuisance |= bit,
-            _ => self.planes[colour as usize - 1] |= bit,
-        }
+        self.planes[colour as usize - 1] |= bit;
     }
 
     /// Drops a puyo of `colour` down column `x` onto a column `height` high; returns its cell, or
@@ -293,7 +288,7 @@ impl Field {
             // the rest of the column falls one row.
             let stay = ((lowest | LANE_GUARDS) - LANE_ONES) & !LANE_GUARDS;
             let fall = !(stay | lowest);
-            for p in self.planes.iter_mut().chain([&mut self.nuisance]) {
+            for p in &mut self.planes {
                 *p = (*p & stay) | ((*p & fall) >> 1);
             }
             rest = (rest & stay) | ((rest & fall) >> 1);

@@ -425,6 +425,28 @@ fn damaged_or_edited_checkpoint_is_refused_and_left_as_it_is() {
     );
 }
 
+/// `report` reads a finished run's checkpoint: bytes that are not one are called damaged,
+/// naming the file, whether or not they are text.
+#[test]
+fn report_calls_a_damaged_checkpoint_damaged() {
+    let dir = setup();
+    finished_run(dir.path(), "r");
+    let path = dir.path().join("r/checkpoint.json");
+    for (bytes, message) in [
+        (
+            &b"\x9f\x03\xc8{\"crc32\""[..],
+            "cannot read the history in r/checkpoint.json: it is not text (byte 0 is not UTF-8): damaged, or not a file of its kind",
+        ),
+        (
+            b"PK\x03\x04 zip",
+            "cannot read the history in r/checkpoint.json: it is damaged (not a sealed checkpoint): expected value at line 1 column 1",
+        ),
+    ] {
+        fs::write(&path, bytes).unwrap();
+        assert_error(&run_in(dir.path(), &["report", "r"]), message);
+    }
+}
+
 #[test]
 fn checkpoint_is_checked_against_run_toml_and_history() {
     let dir = setup();

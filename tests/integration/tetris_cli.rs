@@ -482,6 +482,16 @@ fn inputs_are_read_to_a_cap_and_must_be_text() {
             &format!("cannot read {what} /dev/zero: {over}"),
         );
     }
+    // Standard input too: /dev/zero piped in reaches the cap at once.
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["solve-connect", "--positions", "-"])
+        .stdin(fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_error(
+        &piped,
+        &format!("cannot read positions from standard input: {over}"),
+    );
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("w.toml"), b"game = \"tetris\"\n\xff\xfe").unwrap();
     assert_error(

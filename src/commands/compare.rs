@@ -4,7 +4,7 @@ use anyhow::{Result, bail};
 use stacktune_base::limits::{self, GAMES_BUDGET, REPEATS};
 use stacktune_base::progress::Mode;
 use stacktune_run::backend::Backend;
-use stacktune_run::compare::{Entrant, compare};
+use stacktune_run::compare::{Entrant, Plan, RECORD, compare};
 use stacktune_run::folder::RunFolder;
 use std::path::{Path, PathBuf};
 
@@ -38,20 +38,18 @@ pub fn run(args: CompareArgs, backend: &dyn Backend) -> Result<()> {
     limits::check("--repeats", args.repeats, &REPEATS)?;
     limits::check("--budget", args.budget, &GAMES_BUDGET)?;
     let entrants = Entrant::load_all(&args.configs)?;
+    let plan = Plan {
+        entrants: &entrants,
+        repeats: args.repeats,
+        budget: args.budget,
+        threads: args.threads,
+    };
     let folder = match &args.out {
-        Some(dir) => RunFolder::claim(dir, false, |_| false)?,
+        Some(dir) => RunFolder::for_comparison(dir, RECORD, &plan.record())?,
         None => RunFolder::create_new(Path::new(stacktune_run::evolution::RUNS), "compare")?,
     };
     let mode = Mode::detect(args.quiet);
-    let summary = compare(
-        folder.path(),
-        &entrants,
-        args.repeats,
-        args.budget,
-        args.threads,
-        mode,
-        backend,
-    )?;
+    let summary = compare(folder.path(), &plan, mode, backend)?;
     println!("comparison: {}", folder.path().display());
     println!(
         "{:<20} {:>9} {:>8} {:>12} {:>12} {:>12}",

@@ -16,7 +16,6 @@ use stacktune_players::registry::connect_weights;
 use stacktune_players::search::{Player, Search};
 use stacktune_players::weights::WeightFile;
 use std::fmt::Write;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -120,9 +119,7 @@ struct Entry {
 /// fails at once, with its line number, and no result is printed.
 fn read_positions(file: &Path) -> Result<(String, Vec<Entry>)> {
     let (name, text) = if file == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
+        let text = stacktune_base::fsutil::read_text_from(std::io::stdin().lock())
             .context("cannot read positions from standard input")?;
         ("standard input".to_string(), text)
     } else {

@@ -21,6 +21,7 @@ const TEMPLATE: &str = include_str!("block_controller.py");
 /// rules are refused: the contest's engine plays the contest's rules only.
 pub fn controller_source(file: &WeightFile, text: &str, source: &Provenance) -> Result<String> {
     file.check_against("tetris", &FEATURE_NAMES)?;
+    file.check_has_preference()?;
     file.check_rules("contest", unnamed_rules("tetris"))?;
     let mut block = String::new();
     let comment = " Written by `stacktune export contest`; export again rather than edit.";

@@ -29,6 +29,7 @@ pub fn agent_source(
     book: Option<&Book>,
 ) -> Result<String> {
     file.check_against("connect", &FEATURE_NAMES)?;
+    file.check_has_preference()?;
     let mut block = String::new();
     let comment = " Written by `stacktune export kaggle`; export again rather than edit.";
     writeln!(block, "{comment}")?;

@@ -2,6 +2,9 @@
 //! one or two threads, and one clear line for bad input.
 
 use crate::common::*;
+use crate::interrupt::{
+    catches_sigint, ended, interrupt, one_line_error, spawn, wait_while_running,
+};
 use std::fs;
 use std::path::Path;
 
@@ -153,4 +156,75 @@ fn progress_names_each_repeat_as_its_folder() {
         );
     }
     assert!(!dir.path().join("c/ga/repeat-2").exists());
+}
+
+/// A comparison stopped by Ctrl-C says how to continue it: the same command, which takes the
+/// stopped folder as it is (finished repeats kept, the stopped one resumed) and ends with the
+/// bytes of the comparison left alone.
+#[test]
+fn a_stopped_comparison_continues_with_the_command_it_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    write_configs(dir.path());
+    let budget = ["--budget", "300"];
+    success(&compare(
+        dir.path(),
+        &[&budget[..], &["--out", "whole"]].concat(),
+    ));
+    let args = [
+        "compare",
+        "--config",
+        "ga.toml",
+        "--config",
+        "cmaes.toml",
+        "--repeats",
+        "2",
+        "--budget",
+        "300",
+        "--out",
+        "cut",
+        "--quiet",
+    ];
+    let mut child = spawn(dir.path(), &args);
+    let pid = child.id();
+    // Once the first repeat is finished, so that the continued comparison both keeps a
+    // finished repeat and resumes a stopped one.
+    let first = dir.path().join("cut/ga/repeat-1/history.csv");
+    wait_while_running(&mut child, "the first generation", || {
+        first.is_file() && catches_sigint(pid)
+    });
+    interrupt(&child);
+    let error = one_line_error(&ended(child, "compare"));
+    let command =
+        "stacktune compare --config ga.toml --config cmaes.toml --repeats 2 --budget 300 --out cut";
+    let (stopped, printed) = error
+        .split_once("; continue the comparison with: ")
+        .unwrap_or_else(|| panic!("{error}"));
+    assert!(stopped.starts_with("error: stopped in "), "{error}");
+    assert_eq!(printed, command);
+    let words: Vec<&str> = printed.split(' ').skip(1).collect();
+    success(&run_in(dir.path(), &[&words[..], &["--quiet"]].concat()));
+    for name in ["points.csv", "summary.csv", "compare.svg"] {
+        assert_eq!(
+            fs::read(dir.path().join("whole").join(name)).unwrap(),
+            fs::read(dir.path().join("cut").join(name)).unwrap(),
+            "{name} differs after the comparison was continued"
+        );
+    }
+    // Finished, or asked for another comparison, the folder is refused.
+    assert_error(
+        &run_in(dir.path(), &[&words[..], &["--quiet"]].concat()),
+        "cut holds a finished comparison; choose another --out",
+    );
+    assert_error(
+        &compare(dir.path(), &["--budget", "200", "--out", "whole"]),
+        "whole holds another comparison (its comparison.toml differs); choose another --out",
+    );
+}
+
+fn success(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -10,10 +10,9 @@ use stacktune_run::RunConfig;
 use std::fs;
 use std::path::Path;
 
-/// The files a finished run leaves, the lock file gone (`.run.toml` is run.toml as the run
-/// started, which a resume compares run.toml with).
-const RUN_FILES: [&str; 11] = [
-    ".run.toml",
+/// The files a finished run leaves, the lock file gone (the settings the run started with,
+/// which a resume compares run.toml with, are in checkpoint.json).
+const RUN_FILES: [&str; 10] = [
     "best.toml",
     "checkpoint.json",
     "fitness.png",

@@ -1,4 +1,5 @@
-//! Fuzzing the files a user can feed the run loop: weights files, run configs and checkpoints.
+//! Fuzzing the files a user can feed the run loop: weights files, run configs and checkpoints
+//! (as shipped, and with the run's settings inside as runs write them today).
 //! Each case takes a valid file (the shipped ones) and applies a few structured mutations
 //! (`common::fuzz`: characters and lines deleted, inserted, duplicated or swapped, numbers and
 //! values replaced by hostile ones, the text cut short). The property: a valid result or a one-line error,
@@ -97,7 +98,12 @@ proptest! {
     }
 
     #[test]
-    fn checkpoints(seed in any::<prop::sample::Index>(), ms in edits(), reseal in any::<bool>()) {
+    fn checkpoints(
+        seed in any::<prop::sample::Index>(),
+        ms in edits(),
+        reseal in any::<bool>(),
+        settings in any::<bool>(),
+    ) {
         let runs = ["tetris-default", "tetris-long", "puyo-tsu-1ply", "connect-evolved"];
         let dir = root().join("reports").join(seed.get(&runs));
         let config = RunConfig::load(&dir.join("run.toml")).unwrap();
@@ -109,8 +115,14 @@ proptest! {
             config.features.clone()
         };
         let history = std::fs::read(dir.join("history.csv")).unwrap();
-        let sealed: serde_json::Value =
+        let mut sealed: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
+        if settings {
+            // The form runs write today, with the run's settings inside (the shipped runs
+            // predate it): their run.toml's text.
+            let run_toml = std::fs::read_to_string(dir.join("run.toml")).unwrap();
+            sealed["state"]["settings"] = run_toml.into();
+        }
         // Mutate the state's text, pretty-printed so that line mutations have lines to work on.
         let state = serde_json::to_string_pretty(&sealed["state"]).unwrap();
         let state = mutate(&state, &ms);
@@ -123,8 +135,14 @@ proptest! {
             generations: config.generations,
             history_csv: Some(&history),
         };
-        if let Err(e) = Checkpoint::open(&text, &expected) {
-            one_line(&e)?;
+        // A resume then reads the settings it holds and compares run.toml with them.
+        let started = Checkpoint::open(&text, &expected).and_then(|c| c.started(&dir));
+        match started {
+            Ok(Some(started)) => {
+                let _ = config.changed_since(&started);
+            }
+            Ok(None) => {}
+            Err(e) => one_line(&e)?,
         }
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 const BOUND: Duration = Duration::from_secs(120);
 
 /// Whether process `pid` has a handler for SIGINT (Linux: bit 2 of `SigCgt` in its status).
-fn catches_sigint(pid: u32) -> bool {
+pub(crate) fn catches_sigint(pid: u32) -> bool {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
@@ -23,14 +23,14 @@ fn catches_sigint(pid: u32) -> bool {
         .is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0)
 }
 
-fn interrupt(child: &Child) {
+pub(crate) fn interrupt(child: &Child) {
     // SAFETY: a plain kill(2) of our own child, which has not been waited for.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
 }
 
 /// The child's output once it ends, or a failed test (the child killed) when it runs past
 /// [`BOUND`].
-fn ended(mut child: Child, what: &str) -> Output {
+pub(crate) fn ended(mut child: Child, what: &str) -> Output {
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > BOUND {
@@ -45,7 +45,7 @@ fn ended(mut child: Child, what: &str) -> Output {
 
 /// Waits until `ready` holds while `child` runs, as `common::wait_while_running` does, within
 /// [`BOUND`]: a child that never gets there (never installs its handler) fails the test.
-fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
+pub(crate) fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
     let start = Instant::now();
     while !ready() {
         if let Some(status) = child.try_wait().unwrap() {
@@ -60,7 +60,7 @@ fn wait_while_running(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
     }
 }
 
-fn spawn(dir: &Path, args: &[&str]) -> Child {
+pub(crate) fn spawn(dir: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_stacktune"))
         .args(args)
         .current_dir(dir)
@@ -70,7 +70,7 @@ fn spawn(dir: &Path, args: &[&str]) -> Child {
         .unwrap()
 }
 
-fn one_line_error(out: &Output) -> String {
+pub(crate) fn one_line_error(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");

@@ -392,7 +392,7 @@ fn damaged_or_edited_checkpoint_is_refused_and_left_as_it_is() {
     resumable(dir.path());
     let path = dir.path().join("r/checkpoint.json");
     let text = fs::read_to_string(&path).unwrap();
-    // One digit near the end (the count of games played) edited by hand.
+    // One digit near the end (in the run's settings) edited by hand.
     let at = text
         .rfind(|c: char| c.is_ascii_digit() && c != '9')
         .unwrap();
@@ -423,6 +423,28 @@ fn damaged_or_edited_checkpoint_is_refused_and_left_as_it_is() {
         dir.path(),
         "cannot resume from r/checkpoint.json: No such file or directory (os error 2)",
     );
+}
+
+/// `report` reads a finished run's checkpoint: bytes that are not one are called damaged,
+/// naming the file, whether or not they are text.
+#[test]
+fn report_calls_a_damaged_checkpoint_damaged() {
+    let dir = setup();
+    finished_run(dir.path(), "r");
+    let path = dir.path().join("r/checkpoint.json");
+    for (bytes, message) in [
+        (
+            &b"\x9f\x03\xc8{\"crc32\""[..],
+            "cannot read the history in r/checkpoint.json: it is not text (byte 0 is not UTF-8): damaged, or not a file of its kind",
+        ),
+        (
+            b"PK\x03\x04 zip",
+            "cannot read the history in r/checkpoint.json: it is damaged (not a sealed checkpoint): expected value at line 1 column 1",
+        ),
+    ] {
+        fs::write(&path, bytes).unwrap();
+        assert_error(&run_in(dir.path(), &["report", "r"]), message);
+    }
 }
 
 #[test]
@@ -508,19 +530,21 @@ fn a_resume_refuses_a_run_toml_changed_in_anything_but_generations() {
     }
     // Lowering generations is not, even to the count done: here the run started with 3 and
     // did 2, and its run.toml now says 2.
-    let started = dir.path().join("r/.run.toml");
-    let first = fs::read_to_string(&started).unwrap();
-    fs::write(
-        &started,
-        first.replace("generations = 2", "generations = 3"),
-    )
-    .unwrap();
+    let checkpoint = dir.path().join("r/checkpoint.json");
+    let first = fs::read_to_string(&checkpoint).unwrap();
+    reseal(&checkpoint, |state| {
+        let settings = state["settings"].as_str().unwrap();
+        assert!(settings.contains("generations = 2\n"), "{settings}");
+        state["settings"] = settings
+            .replace("generations = 2", "generations = 3")
+            .into();
+    });
     fs::write(&run_toml, &original).unwrap();
     resume_error(
         dir.path(),
         "cannot resume r: its run.toml lowers `generations` (2, the run started with 3); a resume may only raise `generations`: put `generations` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
     );
-    fs::write(&started, first).unwrap();
+    fs::write(&checkpoint, first).unwrap();
     // Raising generations (and the thread count) is what a resume may change.
     fs::write(
         &run_toml,
@@ -534,6 +558,115 @@ fn a_resume_refuses_a_run_toml_changed_in_anything_but_generations() {
     assert_eq!(
         read(&dir.path().join("r"), "history.csv").lines().count(),
         4
+    );
+}
+
+/// Rewrites the state of the checkpoint at `path` with `edit` and seals it again, as the run
+/// loop would have written it.
+fn reseal(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let sealed: serde_json::Value = serde_json::from_str(&read_text(path)).unwrap();
+    let mut state = sealed["state"].clone();
+    edit(&mut state);
+    let state = serde_json::to_string(&state).unwrap();
+    let crc = crc32fast::hash(state.as_bytes());
+    fs::write(
+        path,
+        format!("{{\"crc32\":\"{crc:08x}\",\"state\":{state}}}"),
+    )
+    .unwrap();
+}
+
+fn read_text(path: &Path) -> String {
+    fs::read_to_string(path).unwrap()
+}
+
+/// Copies the files of the run folder `from` to a new folder `to` as `cp from/* to/` does:
+/// its dotfiles stay behind.
+fn copy_visible(from: &Path, to: &Path) {
+    fs::create_dir(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        if !name.to_string_lossy().starts_with('.') {
+            fs::copy(&path, to.join(name)).unwrap();
+        }
+    }
+}
+
+/// The settings a run started with travel in its checkpoint: a copy of the folder without its
+/// dotfiles (`cp r/* r2/`) still refuses a run.toml that would mix two runs, and resumes
+/// unchanged or with more generations.
+#[test]
+fn a_copy_of_a_run_folder_keeps_the_settings_it_started_with() {
+    let dir = setup();
+    resumable(dir.path());
+    let r = dir.path().join("r");
+    assert!(
+        !r.join(".run.toml").exists(),
+        "the settings have no file of their own"
+    );
+    let copy = dir.path().join("r2");
+    copy_visible(&r, &copy);
+    let run_toml = copy.join("run.toml");
+    let original = read_text(&run_toml);
+    fs::write(&run_toml, original.replace("seed = 3", "seed = 4")).unwrap();
+    let before = snapshot(&copy);
+    assert_error(
+        &run_in(dir.path(), &["evolve", "--resume", "r2"]),
+        "cannot resume r2: its run.toml changes `seed` (4, the run started with 3); a resume may only raise `generations`: put `seed` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+    );
+    assert_eq!(snapshot(&copy), before);
+    fs::write(&run_toml, &original).unwrap();
+    success(&run_in(
+        dir.path(),
+        &["evolve", "--resume", "r2", "--quiet"],
+    ));
+    assert!(copy.join("best.toml").is_file());
+    fs::write(
+        &run_toml,
+        original.replace("generations = 2", "generations = 3"),
+    )
+    .unwrap();
+    success(&run_in(
+        dir.path(),
+        &["evolve", "--resume", "r2", "--quiet"],
+    ));
+    assert_eq!(read(&copy, "history.csv").lines().count(), 4);
+}
+
+/// A folder from before checkpoints kept the run's settings (they were in `.run.toml`) is
+/// still checked against that file, and its checkpoint keeps them once it resumes.
+#[test]
+fn an_older_folder_is_checked_against_its_run_toml_copy() {
+    let dir = setup();
+    resumable(dir.path());
+    let r = dir.path().join("r");
+    let checkpoint = r.join("checkpoint.json");
+    let settings = serde_json::from_str::<serde_json::Value>(&read_text(&checkpoint)).unwrap()
+        ["state"]["settings"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    reseal(&checkpoint, |state| {
+        state.as_object_mut().unwrap().remove("settings");
+    });
+    let run_toml = r.join("run.toml");
+    let original = read_text(&run_toml);
+    fs::write(r.join(".run.toml"), &original).unwrap();
+    fs::write(&run_toml, original.replace("\ngames = 2", "\ngames = 3")).unwrap();
+    resume_error(
+        dir.path(),
+        "cannot resume r: its run.toml changes `games` (3, the run started with 2); a resume may only raise `generations`: put `games` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+    );
+    // One generation more, so that a checkpoint is written.
+    let longer = |text: &str| text.replace("generations = 2", "generations = 3");
+    fs::write(&run_toml, longer(&original)).unwrap();
+    success(&run_in(dir.path(), &["evolve", "--resume", "r", "--quiet"]));
+    let state = serde_json::from_str::<serde_json::Value>(&read_text(&checkpoint)).unwrap();
+    assert_eq!(state["state"]["next_generation"], 3);
+    assert_eq!(
+        state["state"]["settings"].as_str(),
+        Some(longer(&settings).as_str())
     );
 }
 

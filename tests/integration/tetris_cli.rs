@@ -482,10 +482,131 @@ fn inputs_are_read_to_a_cap_and_must_be_text() {
             &format!("cannot read {what} /dev/zero: {over}"),
         );
     }
+    // Standard input too: /dev/zero piped in reaches the cap at once.
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(["solve-connect", "--positions", "-"])
+        .stdin(fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_error(
+        &piped,
+        &format!("cannot read positions from standard input: {over}"),
+    );
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("w.toml"), b"game = \"tetris\"\n\xff\xfe").unwrap();
     assert_error(
         &run_in(dir.path(), &["play", "--weights", "w.toml"]),
         "cannot read weights file w.toml: it is not text (byte 16 is not UTF-8): damaged, or not a file of its kind",
+    );
+}
+
+/// A weights file whose every weight is 0 scores every move alike: no command plays it, and
+/// each says so naming the file. As a run's `init` it is a fair start (CMA-ES samples around
+/// it), and the run goes on.
+#[test]
+fn a_weights_file_of_zeros_is_no_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "zero.toml",
+            "game = \"tetris\"\n[weights]\nholes = 0.0\nlanding_height = 0\n",
+        ),
+        (
+            "guideline.toml",
+            "game = \"tetris\"\nrules = \"guideline\"\n[weights]\nholes = 0.0\n",
+        ),
+        (
+            "contest.toml",
+            "game = \"tetris\"\nrules = \"contest\"\n[weights]\nholes = -0.0\n",
+        ),
+        (
+            "connect.toml",
+            "game = \"connect\"\n[weights]\nown_centre = 0\n",
+        ),
+    ];
+    for (name, text) in files {
+        fs::write(dir.path().join(name), text).unwrap();
+    }
+    let refusal = |prefix: &str, file: &str| {
+        format!("{prefix} {file}: every weight is 0: the player has no preference")
+    };
+    let cases: [(&[&str], String); 6] = [
+        (
+            &["play", "--weights", "zero.toml", "--games", "1"],
+            refusal("weights file", "zero.toml"),
+        ),
+        (
+            &["watch", "--weights", "zero.toml"],
+            refusal("weights file", "zero.toml"),
+        ),
+        (
+            &["versus", "guideline.toml", "hand", "--games", "2"],
+            refusal("player weights file", "guideline.toml"),
+        ),
+        (
+            &["tbp", "--weights", "guideline.toml"],
+            refusal("weights file", "guideline.toml"),
+        ),
+        (
+            &[
+                "export",
+                "kaggle",
+                "--weights",
+                "connect.toml",
+                "--out",
+                "agent.py",
+            ],
+            refusal("weights file", "connect.toml"),
+        ),
+        (
+            &[
+                "export",
+                "contest",
+                "--weights",
+                "contest.toml",
+                "--out",
+                "c.py",
+            ],
+            refusal("weights file", "contest.toml"),
+        ),
+    ];
+    for (args, message) in cases {
+        assert_error(&run_in(dir.path(), args), &message);
+    }
+    assert!(!dir.path().join("agent.py").exists() && !dir.path().join("c.py").exists());
+    let run = |extra: &str| {
+        format!(
+            "name = \"z\"\ngenerations = 1\ngames = 1\nmax_pieces = 20\nvalidation_games = 1\nfinal_games = 1\nvalidation_max_pieces = 20\n{extra}\n[game]\nwidth = 6\nheight = 8\n[optimizer]\nkind = \"cmaes\"\n[cmaes]\npopulation = 4\n"
+        )
+    };
+    fs::write(
+        dir.path().join("baseline.toml"),
+        run("baseline = \"zero.toml\""),
+    )
+    .unwrap();
+    assert_error(
+        &run_in(
+            dir.path(),
+            &[
+                "evolve",
+                "--config",
+                "baseline.toml",
+                "--out",
+                "b",
+                "--quiet",
+            ],
+        ),
+        &refusal("baseline weights", "zero.toml"),
+    );
+    assert!(!dir.path().join("b").exists());
+    fs::write(dir.path().join("init.toml"), run("init = \"zero.toml\"")).unwrap();
+    let started = run_in(
+        dir.path(),
+        &["evolve", "--config", "init.toml", "--out", "i", "--quiet"],
+    );
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
     );
 }

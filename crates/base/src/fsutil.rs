@@ -11,10 +11,14 @@ pub const MAX_TEXT_FILE: u64 = 64 << 20;
 /// The text of `path`, read to at most [`MAX_TEXT_FILE`] bytes: a device or a file without end
 /// costs a bounded read, and bytes that are not text say so, rather than how the reading failed.
 pub fn read_text(path: &Path) -> std::io::Result<String> {
+    read_text_from(std::fs::File::open(path)?)
+}
+
+/// The text `reader` gives (standard input, say) to its end, under [`read_text`]'s cap and
+/// checks: a stream without end costs a bounded read too.
+pub fn read_text_from(reader: impl Read) -> std::io::Result<String> {
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_TEXT_FILE + 1)
-        .read_to_end(&mut bytes)?;
+    reader.take(MAX_TEXT_FILE + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_TEXT_FILE {
         return Err(std::io::Error::other(format!(
             "it is over {} MiB, more than any file of its kind holds",

@@ -38,10 +38,14 @@ impl LinearPlayer {
         Ok(player)
     }
 
-    /// A player for `game` from a weight file, checking the game and every feature name.
+    /// A player for `game` from a weight file, checking the game and every feature name, and
+    /// refusing a file whose every weight is 0 ([`WeightFile::check_has_preference`]). A run's
+    /// candidates are built with [`LinearPlayer::from_vector`] instead, since an optimiser may
+    /// propose them at 0 (a CMA-ES mean started there).
     pub fn from_file<G: Playable>(game: &G, file: &WeightFile) -> Result<LinearPlayer> {
         let names = game.feature_names();
         file.check_against(game.name(), names)?;
+        file.check_has_preference()?;
         let vector: Vec<f64> = names
             .iter()
             .map(|n| file.weights.get(*n).copied().unwrap_or(0.0))

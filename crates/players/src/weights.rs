@@ -171,6 +171,18 @@ impl WeightFile {
         Ok(())
     }
 
+    /// Refuses weights that are all 0 in a file about to be played: such a player scores every
+    /// move alike, and plays whichever its game lists first. Not part of
+    /// [`check_against`](WeightFile::check_against): a run's `init` file is an optimiser's
+    /// starting point, and a start of all zeros is a fair one (CMA-ES and CE sample around
+    /// it, the GA mutates it).
+    pub fn check_has_preference(&self) -> Result<()> {
+        if self.weights.values().all(|&w| w == 0.0) {
+            bail!("every weight is 0: the player has no preference");
+        }
+        Ok(())
+    }
+
     /// Checks the names against a game's features. An unknown name is an error that lists the
     /// valid names, so a typo never silently drops a feature.
     pub fn check_against(&self, game: &str, features: &[&str]) -> Result<()> {

@@ -6,11 +6,13 @@
 //! file only when its checksum matches and its contents fit the run, and says which part
 //! does not otherwise.
 
+use crate::RunConfig;
 use crate::report::{HistoryRow, history_csv};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use stacktune_tune::{OptimizerConfig, OptimizerState};
+use std::path::Path;
 
 /// What the run loop persists after every generation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -22,6 +24,14 @@ pub struct Checkpoint {
     pub history: Vec<HistoryRow>,
     /// Training games played so far, all candidates together.
     pub evaluations: u64,
+    /// The run's settings (run.toml as the run wrote it, its thread count left out, its
+    /// `generations` as last raised), kept here rather than in a file of their own so that a
+    /// copy of the folder keeps them: a resume compares run.toml with them and refuses a change
+    /// that would mix two runs in one history. Absent from checkpoints written before they
+    /// were kept here (the folder's `.run.toml` may hold them then), which still read and seal
+    /// to their own bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<String>,
 }
 
 /// The file: the state's exact JSON text and the CRC-32 of that text.
@@ -71,6 +81,15 @@ impl Checkpoint {
     /// (its config is not consulted: nothing is resumed from it).
     pub fn history_of(text: &str) -> Result<Vec<HistoryRow>> {
         Ok(Self::unseal(text)?.history)
+    }
+
+    /// The settings the run started with, its relative paths naming files from `base` (the
+    /// run folder); `None` for a checkpoint from before checkpoints kept them.
+    pub fn started(&self, base: &Path) -> Result<Option<RunConfig>> {
+        self.settings
+            .as_deref()
+            .map(|text| RunConfig::parse_in(text, base).context("its run settings are damaged"))
+            .transpose()
     }
 
     /// The state of a sealed checkpoint whose checksum matches.
@@ -180,6 +199,7 @@ mod tests {
             optimizer: OptimizerState::Ga(GeneticAlgorithm::new(ga(), 2, None, &mut rng)),
             history: vec![row(0, 8), row(1, 16)],
             evaluations: 16,
+            settings: None,
         }
     }
 

@@ -7,7 +7,7 @@
 use crate::backend::Backend;
 use crate::folder::RunFolder;
 use crate::report::{CurvePoint, HistoryRow, plot_comparison};
-use crate::{RunConfig, evolve};
+use crate::{RunConfig, evolve, shell_word};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use stacktune_base::fsutil::write_atomic;
@@ -15,8 +15,10 @@ use stacktune_base::progress::Mode;
 use stacktune_base::stats::quantile;
 use stacktune_game::Game;
 use stacktune_players::registry::Build;
+use stacktune_players::weights::WeightFile;
 use stacktune_players::with_game;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 /// Held-out measurements each run makes: enough points for a curve, few enough that
 /// validating costs little next to training.
@@ -26,6 +28,8 @@ const POINTS_PER_RUN: u64 = 10;
 pub struct Entrant {
     pub label: String,
     pub config: RunConfig,
+    /// The file it was read from, for the command that continues a stopped comparison.
+    pub path: PathBuf,
 }
 
 impl Entrant {
@@ -48,7 +52,11 @@ impl Entrant {
                 })
                 .find(|l| !taken(l))
                 .expect("some label is free");
-            entrants.push(Entrant { label, config });
+            entrants.push(Entrant {
+                label,
+                config,
+                path: path.clone(),
+            });
         }
         Ok(entrants)
     }
@@ -113,30 +121,93 @@ fn games_per_generation(config: &RunConfig) -> Result<u64> {
     Ok(config.population(features) as u64 * config.games)
 }
 
+/// What a comparison is asked for: its configs, repeats, budget and threads.
+pub struct Plan<'a> {
+    pub entrants: &'a [Entrant],
+    pub repeats: u64,
+    pub budget: u64,
+    pub threads: Option<usize>,
+}
+
+/// The file in a comparison's folder that records what it compares, so that the same command
+/// run again continues a comparison that was stopped rather than refusing its folder.
+pub const RECORD: &str = "comparison.toml";
+
+impl Plan<'_> {
+    /// The text of [`RECORD`] for this comparison: the configs by label, the repeats and the
+    /// budget (each repeat's run.toml holds its config in full, and is checked on its own).
+    pub fn record(&self) -> String {
+        let labels: Vec<String> = self
+            .entrants
+            .iter()
+            .map(|e| format!("{:?}", e.label))
+            .collect();
+        format!(
+            "# `stacktune compare` with these configs, repeats and budget continues this comparison\nconfigs = [{}]\nrepeats = {}\nbudget = {}\n",
+            labels.join(", "),
+            self.repeats,
+            self.budget
+        )
+    }
+
+    /// The command that runs this comparison in `dir`, and continues it there once stopped.
+    pub fn command(&self, dir: &Path) -> String {
+        let mut words = vec!["stacktune".to_string(), "compare".into()];
+        for e in self.entrants {
+            words.extend(["--config".into(), shell_word(&e.path.to_string_lossy())]);
+        }
+        words.extend([
+            "--repeats".into(),
+            self.repeats.to_string(),
+            "--budget".into(),
+            self.budget.to_string(),
+            "--out".into(),
+            shell_word(&dir.to_string_lossy()),
+        ]);
+        if let Some(t) = self.threads {
+            words.extend(["--threads".into(), t.to_string()]);
+        }
+        words.join(" ")
+    }
+}
+
 /// Runs every entrant `repeats` times on `budget` training games each inside `dir`, then
-/// writes `points.csv`, `summary.csv` and the comparison plot there.
+/// writes `points.csv`, `summary.csv` and the comparison plot there. A repeat that `dir`
+/// already holds (a comparison stopped and run again) is taken as it is when finished, and
+/// resumed otherwise; a stopped comparison says how to continue it: the same command.
 pub fn compare(
     dir: &Path,
-    entrants: &[Entrant],
-    repeats: u64,
-    budget: u64,
-    threads: Option<usize>,
+    plan: &Plan,
     mode: Mode,
     backend: &dyn Backend,
 ) -> Result<Vec<SummaryRow>> {
+    let (entrants, repeats) = (plan.entrants, plan.repeats);
     // Every config is checked before the first game is played.
     let plans: Vec<Vec<RunConfig>> = entrants
         .iter()
-        .map(|e| repeat_configs(&e.config, repeats, budget, threads))
+        .map(|e| repeat_configs(&e.config, repeats, plan.budget, plan.threads))
         .collect::<Result<_>>()?;
+    let record = dir.join(RECORD);
+    if !record.is_file() {
+        write_atomic(&record, plan.record().as_bytes())?;
+    }
     let mut points = Vec::new();
     let mut summary = Vec::new();
     for (entrant, configs) in entrants.iter().zip(&plans) {
         let optimizer = entrant.config.optimizer.kind.name().to_string();
         let mut finals = Vec::new();
         for (r, config) in configs.iter().enumerate() {
-            let (history, final_mean) =
-                run_repeat(dir, entrant, r, config, repeats, mode, backend)?;
+            let (history, final_mean) = run_repeat(dir, entrant, r, config, repeats, mode, backend)
+                .map_err(
+                    |e| match stacktune_base::stop::ctrl_c().load(Ordering::Relaxed) {
+                        true => anyhow::anyhow!(
+                            "stopped in {}/repeat-{r}; continue the comparison with: {}",
+                            entrant.label,
+                            plan.command(dir)
+                        ),
+                        false => e,
+                    },
+                )?;
             points.extend(history.iter().filter_map(|row| {
                 row.validation.map(|held_out| Point {
                     config: entrant.label.clone(),
@@ -164,7 +235,7 @@ pub fn compare(
     }
     write_csv(&dir.join("points.csv"), &points)?;
     write_csv(&dir.join("summary.csv"), &summary)?;
-    plot(dir, entrants, &points, repeats, budget)?;
+    plot(dir, entrants, &points, repeats, plan.budget)?;
     Ok(summary)
 }
 
@@ -212,10 +283,35 @@ fn run_repeat(
         );
     }
     let run_dir = dir.join(&entrant.label).join(&repeat);
+    let run_toml = run_dir.join("run.toml");
+    let resume = run_toml.is_file();
+    if resume && !RunConfig::load(&run_toml)?.same_run(config) {
+        bail!(
+            "{} holds a run of another config than {}'s repeat {r}; choose another --out",
+            run_dir.display(),
+            entrant.label
+        );
+    }
+    if resume && crate::rerun_of_finished(&run_dir).is_some() {
+        return Ok((read_history(&run_dir)?, final_mean(&run_dir)?));
+    }
     let game = config.game.build()?;
-    let open = || RunFolder::claim(&run_dir, false, |_| false);
-    let result = with_game!(&game, g => evolve(g, config, open, false, mode, backend, None)?);
+    let open = || match resume {
+        true => RunFolder::resume(&run_dir, |_| None),
+        false => RunFolder::claim(&run_dir, false, |_| false),
+    };
+    let result = with_game!(&game, g => evolve(g, config, open, resume, mode, backend, None)?);
     Ok((read_history(&result.dir)?, result.best.mean))
+}
+
+/// The held-out mean a finished run in `dir` recorded for its best weights.
+fn final_mean(dir: &Path) -> Result<f64> {
+    let path = dir.join("best.toml");
+    WeightFile::load(&path)?
+        .meta
+        .get("validation_mean")
+        .and_then(|v| v.as_float())
+        .with_context(|| format!("{} records no validation_mean", path.display()))
 }
 
 /// Draws the comparison plot of `entrants`' held-out `points` in `dir`.

@@ -202,9 +202,15 @@ impl RunConfig {
                 path.display()
             );
         }
-        let mut config = Self::parse(&text)
-            .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?;
         let base = path.parent().unwrap_or(Path::new(""));
+        Self::parse_in(&text, base)
+            .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))
+    }
+
+    /// Parses a config's text whose relative paths name files relative to `base` (the folder
+    /// of the file it was read from): how run.toml and the settings a checkpoint keeps are read.
+    pub(crate) fn parse_in(text: &str, base: &Path) -> Result<RunConfig> {
+        let mut config = Self::parse(text)?;
         config.map_paths(|p| clean(&base.join(p)));
         Ok(config)
     }
@@ -277,6 +283,20 @@ impl RunConfig {
                 .unwrap_or_else(|| p.to_path_buf())
         });
         Ok(stored.to_toml())
+    }
+
+    /// The run's settings as its checkpoint keeps them, to compare a resumed run's run.toml
+    /// with: the config as `dir/run.toml` stores it (as given when the run has no folder), with
+    /// the thread count left out, so that the checkpoint's bytes do not depend on it.
+    pub(super) fn settings_in(&self, dir: Option<&Path>) -> Result<String> {
+        let canonical = RunConfig {
+            threads: 0,
+            ..self.clone()
+        };
+        match dir {
+            Some(dir) => canonical.to_toml_in(dir),
+            None => Ok(canonical.to_toml()),
+        }
     }
 
     /// Whether `other` describes the same run: the same settings and files, whatever the

@@ -9,7 +9,7 @@
 //! nothing else: never a file, a device, a symbolic link or a folder of the user's.
 
 use anyhow::{Context, Result, bail};
-use stacktune_base::fsutil::clean;
+use stacktune_base::fsutil::{clean, read_text};
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -153,6 +153,29 @@ impl RunFolder {
 }
 
 impl RunFolder {
+    /// The folder `--out` names for a comparison: one that holds a comparison stopped before
+    /// its end whose `record` file reads `text` (the same configs, repeats and budget) is
+    /// locked and kept, for the comparison to go on in it; any other is claimed as a run's
+    /// folder is ([`claim`](RunFolder::claim), without `--force`).
+    pub fn for_comparison(path: &Path, record: &str, text: &str) -> Result<RunFolder> {
+        let held = path.join(record);
+        let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if link || !held.is_file() {
+            return Self::claim(path, false, |_| false);
+        }
+        check_not_above_here(path, "--out")?;
+        let folder = lock(path.to_path_buf())?;
+        let dir = path.display();
+        if read_text(&held)? != text {
+            bail!("{dir} holds another comparison (its {record} differs); choose another --out");
+        }
+        if path.join("summary.csv").is_file() {
+            bail!("{dir} holds a finished comparison; choose another --out");
+        }
+        remove_stale_temporaries(path)?;
+        Ok(folder)
+    }
+
     /// The folder of a run whose report page is rewritten (`stacktune report`): locked, so
     /// that no `evolve` writes it meanwhile; [`finish`](RunFolder::finish) unlocks it.
     pub fn for_report(path: &Path) -> Result<RunFolder> {

@@ -246,17 +246,19 @@ impl<'a, G: Playable> Setup<'a, G> {
         })
     }
 
-    /// The checkpoint of a run that starts: its optimiser's first state, nothing played.
-    fn fresh_checkpoint(&self) -> Checkpoint {
+    /// The checkpoint of a run that starts in `dir` (none for a run held in memory): its
+    /// optimiser's first state, nothing played, and the settings it starts with.
+    fn fresh_checkpoint(&self, dir: Option<&Path>) -> Result<Checkpoint> {
         let optimizer = self
             .config
             .new_optimizer(self.names.len(), self.start.as_deref());
-        Checkpoint {
+        Ok(Checkpoint {
             next_generation: 0,
             optimizer,
             history: Vec::new(),
             evaluations: 0,
-        }
+            settings: Some(self.config.settings_in(dir)?),
+        })
     }
 
     /// Plays `games` of the held-out games with `weights` over all the game's features.
@@ -314,32 +316,37 @@ fn init_weights<G: Playable>(
         .collect())
 }
 
-/// run.toml as the run wrote it when it started, beside the run.toml a user may edit: a resume
-/// compares the two, so that no other run's settings are resumed into this run's history.
+/// run.toml as the run wrote it when it started, beside the run.toml a user may edit, in run
+/// folders from before checkpoints kept the run's settings: a resume of such a folder still
+/// compares run.toml with it (and its checkpoint keeps these settings from then on).
 const STARTED: &str = ".run.toml";
 
-/// Refuses to resume the run in `dir` when its run.toml (read as `config`) was changed since
-/// the run started in anything but `generations` and `threads`, naming the field. A run
-/// started before runs kept their first run.toml has nothing to compare with.
-fn check_unchanged(dir: &Path, config: &RunConfig) -> Result<()> {
-    let started = dir.join(STARTED);
-    if !started.is_file() {
-        return Ok(());
+/// The first change of `config` from the settings the run `started` with that a resume may
+/// not make (anything but raising `generations` and changing `threads`): how it changes the
+/// setting (`lowers`, `changes`), the setting's dotted name, its value now and then.
+fn forbidden_change(
+    config: &RunConfig,
+    started: &RunConfig,
+) -> Option<(&'static str, String, String, String)> {
+    if config.generations < started.generations {
+        let (now, then) = (config.generations, started.generations);
+        return Some((
+            "lowers",
+            "generations".into(),
+            now.to_string(),
+            then.to_string(),
+        ));
     }
-    let was = RunConfig::load(&started)?;
-    let lowered = (config.generations < was.generations).then(|| {
-        let (now, then) = (config.generations, was.generations);
-        ("generations".to_string(), now.to_string(), then.to_string())
-    });
-    if let Some((field, now, then)) = lowered {
+    let (field, now, then) = config.changed_since(started)?;
+    Some(("changes", field, now, then))
+}
+
+/// Refuses to resume the run in `dir` when its run.toml (read as `config`) changes what the
+/// run `started` with in anything a resume may not change, naming the setting.
+fn check_unchanged(dir: &Path, config: &RunConfig, started: &RunConfig) -> Result<()> {
+    if let Some((how, field, now, then)) = forbidden_change(config, started) {
         bail!(
-            "cannot resume {}: its run.toml lowers `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
-            dir.display()
-        );
-    }
-    if let Some((field, now, then)) = config.changed_since(&was) {
-        bail!(
-            "cannot resume {}: its run.toml changes `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
+            "cannot resume {}: its run.toml {how} `{field}` ({now}, the run started with {then}); a resume may only raise `generations`: put `{field}` back, or start a new run from this run.toml with --config and --out; the folder is left as it is",
             dir.display()
         );
     }
@@ -351,14 +358,25 @@ fn check_unchanged(dir: &Path, config: &RunConfig) -> Result<()> {
 fn first_checkpoint<G: Playable>(setup: &Setup<G>, dir: &Path, resume: bool) -> Result<Checkpoint> {
     let config = setup.config;
     if resume {
-        let checkpoint = resume_from(dir, config, &setup.names)?;
-        check_unchanged(dir, config)?;
+        let (mut checkpoint, started) = resume_from(dir, config, &setup.names)?;
+        let started = match started {
+            Some(started) => Some(started),
+            None if dir.join(STARTED).is_file() => Some(RunConfig::load(&dir.join(STARTED))?),
+            // A run from before runs kept their first run.toml: nothing to compare with.
+            None => None,
+        };
+        if let Some(started) = &started {
+            check_unchanged(dir, config, started)?;
+        }
+        // From here on the checkpoint keeps run.toml's settings: those it started with, but
+        // for `generations` raised (or kept) and `threads`, so that a run extended ends with
+        // the bytes of the run asked for as long from the start.
+        checkpoint.settings = Some(config.settings_in(Some(dir))?);
         return Ok(checkpoint);
     }
     let text = config.to_toml_in(dir)?;
     write_atomic(&dir.join("run.toml"), text.as_bytes())?;
-    write_atomic(&dir.join(STARTED), text.as_bytes())?;
-    let checkpoint = setup.fresh_checkpoint();
+    let checkpoint = setup.fresh_checkpoint(Some(dir))?;
     write_atomic(&dir.join("checkpoint.json"), checkpoint.seal()?.as_bytes())?;
     Ok(checkpoint)
 }
@@ -612,8 +630,13 @@ pub fn rerun_of_finished(dir: &Path) -> Option<String> {
     })
 }
 
-/// The checkpoint of the run in `dir`, checked against its config and history.
-fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Checkpoint> {
+/// The checkpoint of the run in `dir`, checked against its config and history, and the
+/// settings it says the run started with.
+fn resume_from(
+    dir: &Path,
+    config: &RunConfig,
+    features: &[String],
+) -> Result<(Checkpoint, Option<RunConfig>)> {
     let path = dir.join("checkpoint.json");
     let history = match std::fs::read(dir.join("history.csv")) {
         Ok(bytes) => Some(bytes),
@@ -622,7 +645,7 @@ fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Ch
     };
     let text = stacktune_base::fsutil::read_text(&path)
         .with_context(|| format!("cannot resume from {}", path.display()))?;
-    open_checkpoint(&text, history.as_deref(), config, features).map_err(|e| {
+    open_checkpoint(&text, history.as_deref(), config, features, dir).map_err(|e| {
         anyhow::anyhow!(
             "cannot resume from {}: {e:#}; the folder is left as it is",
             path.display()
@@ -631,20 +654,24 @@ fn resume_from(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Ch
 }
 
 /// The checkpoint `text` of a run of `config` tuning `features`, checked against it and
-/// against the run's history.csv (`None` before the first generation ended).
+/// against the run's history.csv (`None` before the first generation ended), and the settings
+/// it says the run started with, their paths read from `base`.
 fn open_checkpoint(
     text: &str,
     history_csv: Option<&[u8]>,
     config: &RunConfig,
     features: &[String],
-) -> Result<Checkpoint> {
+    base: &Path,
+) -> Result<(Checkpoint, Option<RunConfig>)> {
     let expected = Expected {
         optimizer: &config.optimizer_config(),
         features,
         generations: config.generations,
         history_csv,
     };
-    Checkpoint::open(text, &expected)
+    let checkpoint = Checkpoint::open(text, &expected)?;
+    let started = checkpoint.started(base)?;
+    Ok((checkpoint, started))
 }
 
 #[cfg(test)]
@@ -680,8 +707,10 @@ mod tests {
             let all = stacktune_players::with_game!(&game, g => g.feature_names());
             let indices = feature_indices(all, &config.features, "").unwrap();
             let names: Vec<String> = indices.iter().map(|&i| all[i].to_string()).collect();
-            let checkpoint = resume_from(&dir, &config, &names)
+            let (checkpoint, started) = resume_from(&dir, &config, &names)
                 .unwrap_or_else(|e| panic!("{}: {e:#}", dir.display()));
+            // Shipped before checkpoints kept the run's settings: read and sealed as they are.
+            assert!(started.is_none(), "{}", dir.display());
             assert_eq!(checkpoint.next_generation, config.generations);
             // Byte for byte what the run loop writes.
             let text = std::fs::read_to_string(dir.join("checkpoint.json")).unwrap();

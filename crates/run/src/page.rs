@@ -219,12 +219,15 @@ pub fn write_report(dir: &Path, cap: u64) -> Result<PathBuf> {
     }
     let folder = crate::folder::RunFolder::for_report(dir)?;
     let checkpoint = dir.join("checkpoint.json");
-    let text = stacktune_base::fsutil::read_text(&checkpoint).with_context(|| {
-        format!(
+    let text = stacktune_base::fsutil::read_text(&checkpoint).with_context(|| match checkpoint
+        .exists()
+    {
+        true => format!("cannot read the history in {}", checkpoint.display()),
+        false => format!(
             "{} is not a run folder: cannot read {}",
             dir.display(),
             checkpoint.display()
-        )
+        ),
     })?;
     let history = crate::checkpoint::Checkpoint::history_of(&text)
         .with_context(|| format!("cannot read the history in {}", checkpoint.display()))?;

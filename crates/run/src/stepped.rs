@@ -12,7 +12,9 @@
 use super::evaluation::GameEvaluation;
 use super::executor::Executor;
 use super::score_final;
-use super::{Files, RunConfig, Setup, best_file, open_checkpoint, refuse_undriven_external};
+use super::{
+    Files, RunConfig, Setup, best_file, forbidden_change, open_checkpoint, refuse_undriven_external,
+};
 use crate::backend::{Backend, Batch};
 use crate::checkpoint::Checkpoint;
 use crate::report::{HistoryRow, history_csv};
@@ -23,6 +25,7 @@ use stacktune_game::EpisodeResult;
 use stacktune_game::Playable;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 /// The end of a run: its best weights on the final held-out games, the baseline's on the
@@ -191,11 +194,20 @@ fn first_checkpoint<G: Playable>(
 ) -> Result<(Vec<String>, Checkpoint)> {
     let nobody = Relay::new(&[]);
     let setup = Setup::new(game, config, resumed.is_some(), &nobody, files)?;
-    let checkpoint = match resumed {
-        None => setup.fresh_checkpoint(),
-        Some((text, history_csv)) => open_checkpoint(text, history_csv, config, &setup.names)
-            .map_err(|e| anyhow::anyhow!("cannot resume from the checkpoint: {e:#}"))?,
+    let Some((text, history_csv)) = resumed else {
+        let checkpoint = setup.fresh_checkpoint(None)?;
+        return Ok((setup.names, checkpoint));
     };
+    let (mut checkpoint, started) =
+        open_checkpoint(text, history_csv, config, &setup.names, Path::new(""))
+            .map_err(|e| anyhow::anyhow!("cannot resume from the checkpoint: {e:#}"))?;
+    if let Some((how, field, now, then)) = started.and_then(|s| forbidden_change(config, &s)) {
+        bail!(
+            "cannot resume from the checkpoint: the config {how} `{field}` ({now}, the run started with {then}); a resume may only raise `generations`"
+        );
+    }
+    // As a resumed folder's checkpoint does, it keeps the settings it goes on with.
+    checkpoint.settings = Some(config.settings_in(None)?);
     Ok((setup.names, checkpoint))
 }
 
@@ -367,6 +379,22 @@ mod tests {
         let mut first = SteppedRun::start(game.clone(), config.clone(), files.clone()).unwrap();
         drive(&mut first, 2, Some(1));
         let (checkpoint, history) = (first.checkpoint().unwrap(), first.history_csv().unwrap());
+        // The checkpoint keeps the run's settings: another seed is another run.
+        let reseeded = RunConfig {
+            seed: 8,
+            ..config.clone()
+        };
+        let refused = SteppedRun::resume(
+            game.clone(),
+            reseeded,
+            files.clone(),
+            &checkpoint,
+            Some(&history),
+        );
+        assert_eq!(
+            format!("{:#}", refused.err().unwrap()),
+            "cannot resume from the checkpoint: the config changes `seed` (8, the run started with 7); a resume may only raise `generations`"
+        );
         let mut resumed =
             SteppedRun::resume(game, config, files, &checkpoint, Some(&history)).unwrap();
         drive(&mut resumed, 1, None);

@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use std::fs;
+use std::path::Path;
 
 #[test]
 fn play_json_has_exactly_the_documented_keys() {
@@ -500,12 +501,8 @@ fn inputs_are_read_to_a_cap_and_must_be_text() {
     );
 }
 
-/// A weights file whose every weight is 0 scores every move alike: no command plays it, and
-/// each says so naming the file. As a run's `init` it is a fair start (CMA-ES samples around
-/// it), and the run goes on.
-#[test]
-fn a_weights_file_of_zeros_is_no_player() {
-    let dir = tempfile::tempdir().unwrap();
+/// Weights files whose every weight is 0, one a kind of player, written into `dir`.
+fn write_zero_weights(dir: &Path) {
     let files = [
         (
             "zero.toml",
@@ -525,27 +522,37 @@ fn a_weights_file_of_zeros_is_no_player() {
         ),
     ];
     for (name, text) in files {
-        fs::write(dir.path().join(name), text).unwrap();
+        fs::write(dir.join(name), text).unwrap();
     }
-    let refusal = |prefix: &str, file: &str| {
-        format!("{prefix} {file}: every weight is 0: the player has no preference")
-    };
+}
+
+/// What a command says of the weights file `file` of zeros, read as `prefix`.
+fn no_preference(prefix: &str, file: &str) -> String {
+    format!("{prefix} {file}: every weight is 0: the player has no preference")
+}
+
+/// A weights file whose every weight is 0 scores every move alike: no command plays it, and
+/// each says so naming the file.
+#[test]
+fn a_weights_file_of_zeros_is_no_player() {
+    let dir = tempfile::tempdir().unwrap();
+    write_zero_weights(dir.path());
     let cases: [(&[&str], String); 6] = [
         (
             &["play", "--weights", "zero.toml", "--games", "1"],
-            refusal("weights file", "zero.toml"),
+            no_preference("weights file", "zero.toml"),
         ),
         (
             &["watch", "--weights", "zero.toml"],
-            refusal("weights file", "zero.toml"),
+            no_preference("weights file", "zero.toml"),
         ),
         (
             &["versus", "guideline.toml", "hand", "--games", "2"],
-            refusal("player weights file", "guideline.toml"),
+            no_preference("player weights file", "guideline.toml"),
         ),
         (
             &["tbp", "--weights", "guideline.toml"],
-            refusal("weights file", "guideline.toml"),
+            no_preference("weights file", "guideline.toml"),
         ),
         (
             &[
@@ -556,7 +563,7 @@ fn a_weights_file_of_zeros_is_no_player() {
                 "--out",
                 "agent.py",
             ],
-            refusal("weights file", "connect.toml"),
+            no_preference("weights file", "connect.toml"),
         ),
         (
             &[
@@ -567,13 +574,21 @@ fn a_weights_file_of_zeros_is_no_player() {
                 "--out",
                 "c.py",
             ],
-            refusal("weights file", "contest.toml"),
+            no_preference("weights file", "contest.toml"),
         ),
     ];
     for (args, message) in cases {
         assert_error(&run_in(dir.path(), args), &message);
     }
     assert!(!dir.path().join("agent.py").exists() && !dir.path().join("c.py").exists());
+}
+
+/// A run refuses weights of zeros as its baseline, a player it measures against; as its `init`
+/// they are a fair start (CMA-ES samples around it), and the run goes on.
+#[test]
+fn a_run_starts_from_zeros_but_never_measures_against_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write_zero_weights(dir.path());
     let run = |extra: &str| {
         format!(
             "name = \"z\"\ngenerations = 1\ngames = 1\nmax_pieces = 20\nvalidation_games = 1\nfinal_games = 1\nvalidation_max_pieces = 20\n{extra}\n[game]\nwidth = 6\nheight = 8\n[optimizer]\nkind = \"cmaes\"\n[cmaes]\npopulation = 4\n"
@@ -596,7 +611,7 @@ fn a_weights_file_of_zeros_is_no_player() {
                 "--quiet",
             ],
         ),
-        &refusal("baseline weights", "zero.toml"),
+        &no_preference("baseline weights", "zero.toml"),
     );
     assert!(!dir.path().join("b").exists());
     fs::write(dir.path().join("init.toml"), run("init = \"zero.toml\"")).unwrap();

@@ -103,21 +103,10 @@ fn end_with_a_line_when_output_fails() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let payload = info.payload();
-            let message = payload
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| payload.downcast_ref::<&str>().copied())
-                .unwrap_or("");
-            let Some(failed) = message.strip_prefix("failed printing to ") else {
+            let Some(line) = stacktune_base::fsutil::failed_output(info.payload()) else {
                 return previous(info);
             };
-            let (stream, why) = failed.split_once(": ").unwrap_or((failed, "failed"));
-            let stream = match stream {
-                "stdout" => "standard output",
-                _ => "standard error",
-            };
-            let _ = writeln!(std::io::stderr(), "error: cannot write to {stream}: {why}");
+            let _ = writeln!(std::io::stderr(), "error: {line}");
             std::process::exit(1);
         }));
     });

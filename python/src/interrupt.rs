@@ -3,8 +3,9 @@
 //! interpreter between them whether a signal came (`Python::check_signals`), which is where
 //! Python raises KeyboardInterrupt.
 
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
+use stacktune_base::fsutil::failed_output;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -47,7 +48,11 @@ pub fn until_signal<T: Send>(
         }
         let value = py
             .detach(|| worker.join())
-            .map_err(|_| PyRuntimeError::new_err("stacktune's worker thread panicked"))?;
+            .map_err(|panic| match failed_output(&*panic) {
+                // Its progress could not be written: a full disk is the user's, not a bug.
+                Some(line) => PyOSError::new_err(line),
+                None => PyRuntimeError::new_err("stacktune's worker thread panicked"),
+            })?;
         match signal {
             Some(e) => Err(e),
             None => Ok(value),

@@ -64,11 +64,12 @@ def tetris_run(name: str, generations: int = 1, **more) -> dict:
 
 
 def python(code: str, cwd: Path, **options) -> subprocess.Popen:
-    """A child Python running `code`, with this test folder importable."""
+    """A child Python running `code`, with this test folder importable; `options` may name
+    other streams."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=env, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options,
+        **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **options},
     )
 
 
@@ -719,3 +720,24 @@ evolve(InterruptsItsReplay, %r, out="r", quiet=True)
     # The page of generation 0, without its replays.
     page = (tmp_path / "r" / "report.html").read_text()
     assert "interrupts-its-replay" in page
+
+
+def test_progress_that_cannot_be_written_is_an_os_error_not_a_panic(tmp_path):
+    # Standard error on a full device: the games' progress lines fail. What the call raised
+    # goes to a file, since standard error takes nothing.
+    weights = TESTS.parents[1] / "weights" / "tetris" / "dellacherie.toml"
+    with open("/dev/full", "w") as full:
+        child = python("""
+import stacktune
+try:
+    stacktune.play(weights=%r, games=2, max_pieces=100)
+    raised = "nothing"
+except BaseException as e:
+    raised = f"{type(e).__name__}: {e}"
+open("raised.txt", "w").write(raised)
+""" % str(weights), tmp_path, stderr=full)
+    code, _, _ = finished(child)
+    assert code == 0
+    assert (tmp_path / "raised.txt").read_text() == (
+        "OSError: cannot write to standard error: No space left on device (os error 28)"
+    )

@@ -112,9 +112,46 @@ pub fn clean(path: &Path) -> PathBuf {
     out
 }
 
+/// The one line for a panic of `print!` or `eprint!` on a failed write (`failed printing to
+/// stdout: No space left on device`), `None` for any other panic: the standard library reports
+/// such a failure by panicking wherever the write was, and a full disk or `> /dev/full` is the
+/// user's to fix, not a bug to show a backtrace for.
+pub fn failed_output(panic: &(dyn std::any::Any + Send)) -> Option<String> {
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())?;
+    let failed = message.strip_prefix("failed printing to ")?;
+    let (stream, why) = failed.split_once(": ").unwrap_or((failed, "failed"));
+    let stream = match stream {
+        "stdout" => "standard output",
+        _ => "standard error",
+    };
+    Some(format!("cannot write to {stream}: {why}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_print_is_a_line_and_any_other_panic_is_not() {
+        let panic: Box<dyn std::any::Any + Send> = Box::new(
+            "failed printing to stdout: No space left on device (os error 28)".to_string(),
+        );
+        assert_eq!(
+            failed_output(&*panic).as_deref(),
+            Some("cannot write to standard output: No space left on device (os error 28)")
+        );
+        let panic: Box<dyn std::any::Any + Send> =
+            Box::new("failed printing to stderr: Broken pipe");
+        assert_eq!(
+            failed_output(&*panic).as_deref(),
+            Some("cannot write to standard error: Broken pipe")
+        );
+        let panic: Box<dyn std::any::Any + Send> = Box::new("index out of bounds");
+        assert_eq!(failed_output(&*panic), None);
+    }
 
     #[test]
     fn a_new_file_never_replaces_one_and_leaves_no_temporary() {

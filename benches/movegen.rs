@@ -52,8 +52,8 @@ fn versus_positions(game: &Guideline) -> Vec<Side> {
     let mut sides = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {
-            pieces: seed,
-            garbage: [seed + 100, seed + 200],
+            queue: seed,
+            sides: [seed + 100, seed + 200],
         };
         let (mut a, mut b) = (
             matches::PolicySide::new(&hand),

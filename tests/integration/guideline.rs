@@ -313,8 +313,8 @@ fn move_generation_equals_the_plain_search_on_boards_from_matches() {
     let mut boards = Vec::new();
     for seed in 0..6u64 {
         let seeds = matches::Seeds {
-            pieces: seed,
-            garbage: [seed + 100, seed + 200],
+            queue: seed,
+            sides: [seed + 100, seed + 200],
         };
         let (mut a, mut b) = (
             matches::PolicySide::new(&hand),

@@ -1,5 +1,34 @@
-//! What every versus game's match shares, whatever its rules: how a match ends and what each
-//! side scores from it.
+//! What every versus game's match shares, whatever its rules: its seeds, how it ends and what
+//! each side scores from it.
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+/// The seeds of one match: the queue both sides share (Tetris's pieces, Puyo's pair cycle),
+/// and each side's own stream (where its garbage holes or nuisance columns fall).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeds {
+    pub queue: u64,
+    pub sides: [u64; 2],
+}
+
+impl Seeds {
+    pub fn draw(rng: &mut ChaCha8Rng) -> Seeds {
+        Seeds {
+            queue: rng.random(),
+            sides: [rng.random(), rng.random()],
+        }
+    }
+
+    /// The same match with the sides' own streams swapped: played after the first, a pair of
+    /// games on one seed that is fair to both sides.
+    pub fn swapped(self) -> Seeds {
+        Seeds {
+            sides: [self.sides[1], self.sides[0]],
+            ..self
+        }
+    }
+}
 
 /// How a match ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -28,6 +28,7 @@ use super::rules::{Placement, Rules, SPAWN_COLUMN, Step};
 use super::{Position, Puyo};
 use crate::settings::GameSpec;
 use crate::versus::MatchEnd;
+pub use crate::versus::Seeds;
 use anyhow::{Result, bail};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -181,31 +182,6 @@ pub fn drop_nuisance(field: &mut Field, n: u32, rng: &mut ChaCha8Rng) -> u64 {
     frames::FREE_FALL[(fall as usize).min(15)] + frames::nuisance_grounding(n)
 }
 
-/// The seeds of one match: the pair cycle both sides share, and each side's nuisance columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seeds {
-    pub pairs: u64,
-    pub nuisance: [u64; 2],
-}
-
-impl Seeds {
-    pub fn draw(rng: &mut ChaCha8Rng) -> Seeds {
-        Seeds {
-            pairs: rng.random(),
-            nuisance: [rng.random(), rng.random()],
-        }
-    }
-
-    /// The same match with the sides' nuisance streams swapped: played after the first, a pair
-    /// of games on one seed that is fair to both sides.
-    pub fn swapped(self) -> Seeds {
-        Seeds {
-            nuisance: [self.nuisance[1], self.nuisance[0]],
-            ..self
-        }
-    }
-}
-
 /// A match as it was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchRecord {
@@ -279,8 +255,8 @@ impl Battle {
     /// Plays a match between `players` on `seeds`, a draw once both sides have placed `cap`
     /// pairs.
     pub fn play(&self, players: [Seat<'_>; 2], seeds: Seeds, cap: u32) -> MatchRecord {
-        let start = self.game.start(&mut ChaCha8Rng::seed_from_u64(seeds.pairs));
-        let sides = seeds.nuisance.map(|seed| Side::new(start, seed));
+        let start = self.game.start(&mut ChaCha8Rng::seed_from_u64(seeds.queue));
+        let sides = seeds.sides.map(|seed| Side::new(start, seed));
         self.run(sides, players, cap)
     }
 
@@ -856,8 +832,8 @@ mod tests {
         }
         let battle = battle();
         let seeds = Seeds {
-            pairs: 1,
-            nuisance: [2, 3],
+            queue: 1,
+            sides: [2, 3],
         };
         let record = battle.play(seats(&Script::new(safe), &Stuck), seeds, 10);
         assert_eq!(record.end, MatchEnd::Won(0));
@@ -883,8 +859,8 @@ mod tests {
             Script::new(&[at(5, 1), at(4, 3), at(0, 0)]),
         );
         let seeds = Seeds {
-            pairs: 7,
-            nuisance: [8, 9],
+            queue: 7,
+            sides: [8, 9],
         };
         let first = battle.play(seats(&a, &b), seeds, 3);
         let (a, b) = (

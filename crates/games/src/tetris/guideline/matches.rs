@@ -19,34 +19,7 @@ pub use super::contestant::{Contestant, PolicySide};
 use super::rules::Side;
 use super::tbp::front::BotSide;
 use super::{Guideline, Move, OpponentKind};
-pub use crate::versus::MatchEnd;
-use rand::RngExt;
-use rand_chacha::ChaCha8Rng;
-
-/// The seeds of one match: both sides' pieces, and each side's garbage holes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seeds {
-    pub pieces: u64,
-    pub garbage: [u64; 2],
-}
-
-impl Seeds {
-    pub fn draw(rng: &mut ChaCha8Rng) -> Seeds {
-        Seeds {
-            pieces: rng.random(),
-            garbage: [rng.random(), rng.random()],
-        }
-    }
-
-    /// The same match with the sides' garbage streams swapped: played after the first, a
-    /// pair of games on one seed that is fair to both sides.
-    pub fn swapped(self) -> Seeds {
-        Seeds {
-            garbage: [self.garbage[1], self.garbage[0]],
-            ..self
-        }
-    }
-}
+pub use crate::versus::{MatchEnd, Seeds};
 
 /// A match as it was played.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +44,7 @@ pub fn play(
     cap: u64,
     observe: &mut dyn FnMut(&[Side; 2], u32),
 ) -> MatchRecord {
-    let mut state = [0, 1].map(|s| game.side(seeds.pieces, seeds.garbage[s]));
+    let mut state = [0, 1].map(|s| game.side(seeds.queue, seeds.sides[s]));
     let mut record = MatchRecord {
         end: MatchEnd::Draw,
         reason: format!("both sides placed {cap} pieces"),

@@ -84,7 +84,7 @@ impl Guideline {
         let [a, b] = &mut scripts;
         let mut replay = Replay {
             command: String::new(),
-            seed: seeds.pieces,
+            seed: seeds.queue,
             game: 0,
             versus: Some(versus),
             score_name: "match score",

@@ -25,7 +25,9 @@
 //! | `form` | puyos of the keyed groups of the best chain form (GTR, SGTR, Fron; [`super::forms`]) the field keeps; 0 when it breaks all three |
 //! | `form_broken` | 1 when the field breaks all three forms, else 0: the price of giving up the base |
 
-use super::field::{Field, Links, VISIBLE, VISIBLE_ROWS, WIDTH, column_run, neighbours};
+use super::field::{
+    Field, Links, MAX_COLOURS, VISIBLE, VISIBLE_ROWS, WIDTH, column_run, neighbours,
+};
 use super::forms::best_form;
 use super::rules::{Chain, Rules, SPAWN_COLUMN};
 use stacktune_game::{FeatureMask, FeatureValues};
@@ -195,8 +197,10 @@ impl Potential {
 /// Slots of each thread's table of potentials already found, a power of two.
 const REMEMBERED: usize = 1 << 16;
 
-/// One slot: a field, the rules its chain was resolved under, and its potential.
-type Remembered = (Field, Rules, Potential);
+/// One slot: a field's colour planes, the rules its chain was resolved under, and its
+/// potential. Only fields without nuisance are kept (every solo field), so a slot holds the
+/// colour planes alone and the table stays as small as before nuisance had a plane.
+type Remembered = ([u128; MAX_COLOURS], Rules, Potential);
 
 thread_local! {
     /// Potentials this thread found, by field. A search meets the same field many times (the
@@ -206,23 +210,27 @@ thread_local! {
     /// potential is none under any rules; a field is compared whole, so a slot never answers
     /// for another field and the features never depend on what was searched before.
     static POTENTIALS: std::cell::RefCell<Vec<Remembered>> = std::cell::RefCell::new(
-        vec![(Field::EMPTY, Rules::Tsu, Potential::default()); REMEMBERED]
+        vec![(*Field::EMPTY.planes(), Rules::Tsu, Potential::default()); REMEMBERED]
     );
 }
 
 /// [`potential`], from this thread's table when the field was met before.
 #[inline]
 fn remembered_potential(field: &Field, rules: Rules) -> Potential {
-    let hash = field.planes().iter().fold(rules as u64, |h, &p| {
+    if field.nuisance() != 0 {
+        return potential(field, rules);
+    }
+    let planes = field.planes();
+    let hash = planes.iter().fold(rules as u64, |h, &p| {
         (h ^ p as u64 ^ (p >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     });
     let slot = (hash >> (64 - REMEMBERED.trailing_zeros())) as usize;
     POTENTIALS.with(|table| {
         let mut table = table.borrow_mut();
         let (f, r, p) = &mut table[slot];
-        if *f != *field || *r != rules {
+        if f != planes || *r != rules {
             *p = potential(field, rules);
-            (*f, *r) = (*field, rules);
+            (*f, *r) = (*planes, rules);
         }
         *p
     })

@@ -279,6 +279,18 @@ impl Field {
     /// every simulated trigger of the chain-potential feature, the dearest part of a move.
     #[inline]
     pub fn erase(&mut self, cells: u128) -> u128 {
+        // A solo field never has nuisance: its erase moves the colour planes only (7 % of a
+        // solo game's instructions went to moving the empty nuisance plane).
+        if self.nuisance() == 0 {
+            self.erase_planes::<MAX_COLOURS>(cells)
+        } else {
+            self.erase_planes::<{ MAX_COLOURS + 1 }>(cells)
+        }
+    }
+
+    /// [`erase`](Field::erase) over the first `N` planes, the others empty.
+    #[inline]
+    fn erase_planes<const N: usize>(&mut self, cells: u128) -> u128 {
         let mut rest = cells;
         while rest != 0 {
             // Bit 15 of a lane is never a cell, so subtracting 1 from every lane with it set
@@ -288,7 +300,7 @@ impl Field {
             // the rest of the column falls one row.
             let stay = ((lowest | LANE_GUARDS) - LANE_ONES) & !LANE_GUARDS;
             let fall = !(stay | lowest);
-            for p in &mut self.planes {
+            for p in &mut self.planes[..N] {
                 *p = (*p & stay) | ((*p & fall) >> 1);
             }
             rest = (rest & stay) | ((rest & fall) >> 1);

@@ -170,20 +170,11 @@ fn a_stopped_comparison_continues_with_the_command_it_prints() {
         dir.path(),
         &[&budget[..], &["--out", "whole"]].concat(),
     ));
-    let args = [
-        "compare",
-        "--config",
-        "ga.toml",
-        "--config",
-        "cmaes.toml",
-        "--repeats",
-        "2",
-        "--budget",
-        "300",
-        "--out",
-        "cut",
-        "--quiet",
-    ];
+    // The command a user types, which the stopped comparison must print back.
+    let command =
+        "stacktune compare --config ga.toml --config cmaes.toml --repeats 2 --budget 300 --out cut";
+    let words: Vec<&str> = command.split(' ').skip(1).collect();
+    let args = [&words[..], &["--quiet"]].concat();
     let mut child = spawn(dir.path(), &args);
     let pid = child.id();
     // Once the first repeat is finished, so that the continued comparison both keeps a
@@ -194,15 +185,12 @@ fn a_stopped_comparison_continues_with_the_command_it_prints() {
     });
     interrupt(&child);
     let error = one_line_error(&ended(child, "compare"));
-    let command =
-        "stacktune compare --config ga.toml --config cmaes.toml --repeats 2 --budget 300 --out cut";
     let (stopped, printed) = error
         .split_once("; continue the comparison with: ")
         .unwrap_or_else(|| panic!("{error}"));
     assert!(stopped.starts_with("error: stopped in "), "{error}");
     assert_eq!(printed, command);
-    let words: Vec<&str> = printed.split(' ').skip(1).collect();
-    success(&run_in(dir.path(), &[&words[..], &["--quiet"]].concat()));
+    success(&run_in(dir.path(), &args));
     for name in ["points.csv", "summary.csv", "compare.svg"] {
         assert_eq!(
             fs::read(dir.path().join("whole").join(name)).unwrap(),
@@ -212,7 +200,7 @@ fn a_stopped_comparison_continues_with_the_command_it_prints() {
     }
     // Finished, or asked for another comparison, the folder is refused.
     assert_error(
-        &run_in(dir.path(), &[&words[..], &["--quiet"]].concat()),
+        &run_in(dir.path(), &args),
         "cut holds a finished comparison; choose another --out",
     );
     assert_error(

@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 
-def play(**flags: Any) -> dict:
+def play(features: Optional[Mapping[str, Callable[[Any], float]]] = None, **flags: Any) -> dict:
     """Plays seeded games with a weights file, as ``stacktune play --json`` does.
 
     Keyword arguments are the CLI's flags (``weights=``, ``games=``, ``seed=``, ``width=``,
@@ -62,9 +62,10 @@ def play(**flags: Any) -> dict:
     the result is the JSON report as a dict: the summary (``mean``, ``ci95``, ...), the total
     pieces and ``per_game``, each game's score and what the game counts beside it. The games
     run in Rust with the GIL released; progress goes to ``sys.stderr`` (a notebook's output);
-    Ctrl-C (KeyboardInterrupt) stops the call within a second, mid-game.
+    Ctrl-C (KeyboardInterrupt) stops the call within a second, mid-game. ``features=`` gives
+    the functions of a weights file's features of your own, as ``evolve`` takes them.
     """
-    with _stderr_to_python():
+    with _stderr_to_python(), _BoardFeatures(features, flags):
         return json.loads(_stacktune.play_json(**flags))
 
 

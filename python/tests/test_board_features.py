@@ -117,3 +117,38 @@ def test_the_command_line_reads_the_features_from_a_file(tmp_path):
     assert ran.returncode == 0, ran.stderr
     for name in ["history.csv", "best.toml", "run.toml"]:
         assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "own" / name).read_bytes(), name
+
+
+def test_a_run_asked_and_told_with_features_is_evolve_s(tmp_path):
+    stacktune.evolve(config("my_bumpiness"), features={"my_bumpiness": bumpiness}, out=tmp_path / "evolved", quiet=True)
+    run = stacktune.Run(config("my_bumpiness"), features={"my_bumpiness": bumpiness}, out=tmp_path / "asked", quiet=True)
+    assert run.names[-1] == "my_bumpiness"
+    while not run.done:
+        candidates, _ = run.ask()
+        run.evaluate(candidates)
+    run.finish()
+    for name in ["run.toml", "history.csv", "checkpoint.json", "best.toml"]:
+        assert (tmp_path / "asked" / name).read_bytes() == (tmp_path / "evolved" / name).read_bytes(), name
+
+
+def test_a_stopped_run_with_features_resumes_to_the_same_bytes(tmp_path):
+    stacktune.evolve(config("my_bumpiness"), features={"my_bumpiness": bumpiness}, out=tmp_path / "evolved", quiet=True)
+    run = stacktune.Run(config("my_bumpiness"), features={"my_bumpiness": bumpiness}, out=tmp_path / "asked", quiet=True)
+    run.evaluate(run.ask()[0])
+    with pytest.raises(ValueError, match="resume"):
+        run.finish()
+    run = stacktune.Run.resume(tmp_path / "asked", features={"my_bumpiness": bumpiness}, quiet=True)
+    while not run.done:
+        run.evaluate(run.ask()[0])
+    run.finish()
+    for name in ["history.csv", "checkpoint.json", "best.toml"]:
+        assert (tmp_path / "asked" / name).read_bytes() == (tmp_path / "evolved" / name).read_bytes(), name
+
+
+def test_the_best_weights_play_their_held_out_figure_with_the_features(tmp_path):
+    result = stacktune.evolve(config("my_bumpiness"), features={"my_bumpiness": bumpiness}, out=tmp_path / "run", quiet=True)
+    report = stacktune.play(features={"my_bumpiness": bumpiness}, weights=str(tmp_path / "run" / "best.toml"),
+                            rules="programming", seed=1000001, games=8, max_pieces=40, quiet=True)
+    assert (report["mean"], report["ci95"]) == (result["held_out"]["mean"], result["held_out"]["ci95"])
+    with pytest.raises(ValueError, match="my_bumpiness"):
+        stacktune.play(weights=str(tmp_path / "run" / "best.toml"), rules="programming", games=2, quiet=True)

@@ -204,15 +204,10 @@ impl Engine for Puyo {
         self.apply(p, mv, d)
     }
     fn shape(&self) -> (usize, usize) {
-        (self.rules_of().rows() as usize, puyo::field::WIDTH)
+        self.board_shape()
     }
     fn fill_board(&self, p: &puyo::Position, out: &mut [u8]) {
-        let (rows, width) = self.shape();
-        for y in 0..rows {
-            for x in 0..width {
-                out[(rows - 1 - y) * width + x] = p.field.colour(x, y as u32);
-            }
-        }
+        puyo::Puyo::fill_board(self, &p.field, out);
     }
     fn piece_names(&self) -> &'static [&'static str] {
         &["axis", "child", "next_axis", "next_child"]

@@ -2,6 +2,7 @@
 //! the CLI's `play` and `evolve` (see docs/python.md). A thin layer over the library's public
 //! API: what a game does, its features and its players are the library's, bit for bit.
 
+mod board_features;
 #[cfg(feature = "cli")]
 mod cli;
 mod commands;
@@ -38,6 +39,8 @@ fn _stacktune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tune::DrivenRun>()?;
     m.add_class::<vector::ConnectOpponent>()?;
     m.add_function(wrap_pyfunction!(commands::play_json, m)?)?;
+    m.add_function(wrap_pyfunction!(board_features::define_board_feature, m)?)?;
+    m.add_function(wrap_pyfunction!(board_features::undefine_board_feature, m)?)?;
     m.add_function(wrap_pyfunction!(weights::evaluate_json, m)?)?;
     #[cfg(feature = "cli")]
     m.add_function(wrap_pyfunction!(cli::cli, m)?)?;

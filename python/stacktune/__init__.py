@@ -9,11 +9,12 @@ registers the Gymnasium environments. See docs/python.md in the repository.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import threading
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
 from ._stacktune import (
     ConnectN,
@@ -53,7 +54,7 @@ __all__ = [
 ]
 
 
-def play(**flags: Any) -> dict:
+def play(features: Optional[Mapping[str, Callable[[Any], float]]] = None, **flags: Any) -> dict:
     """Plays seeded games with a weights file, as ``stacktune play --json`` does.
 
     Keyword arguments are the CLI's flags (``weights=``, ``games=``, ``seed=``, ``width=``,
@@ -61,9 +62,10 @@ def play(**flags: Any) -> dict:
     the result is the JSON report as a dict: the summary (``mean``, ``ci95``, ...), the total
     pieces and ``per_game``, each game's score and what the game counts beside it. The games
     run in Rust with the GIL released; progress goes to ``sys.stderr`` (a notebook's output);
-    Ctrl-C (KeyboardInterrupt) stops the call within a second, mid-game.
+    Ctrl-C (KeyboardInterrupt) stops the call within a second, mid-game. ``features=`` gives
+    the functions of a weights file's features of your own, as ``evolve`` takes them.
     """
-    with _stderr_to_python():
+    with _stderr_to_python(), _BoardFeatures(features, flags):
         return json.loads(_stacktune.play_json(**flags))
 
 
@@ -88,7 +90,11 @@ def evaluate(weights: Any, names: Optional[Sequence[str]] = None, **flags: Any) 
     return report
 
 
-def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> dict:
+def evolve(
+    config: Union[None, str, os.PathLike, Mapping[str, Any]] = None,
+    features: Optional[Mapping[str, Callable[[Any], float]]] = None,
+    **flags: Any,
+) -> dict:
     """Runs ``stacktune evolve`` and returns its folder and held-out summary.
 
     ``config`` is a run config file's path, or the config itself as a dict (the TOML file's
@@ -98,9 +104,14 @@ def evolve(config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **fl
     notebook's output. Ctrl-C (KeyboardInterrupt) stops the run within a second at its last
     checkpoint (the games under way are dropped); ``evolve(resume=folder)`` continues it to
     the very result an uninterrupted run gives.
+
+    ``features`` (Puyo) adds features of your own: a dict of name to a function of the board
+    after a placement (a numpy int64 array, rows top first, 0 empty, colours 1..5, nuisance
+    6) returning a finite number. They are tuned after the built-in ones, as run.toml's
+    ``[game] board_features`` names them (see docs/python.md).
     """
     config_json = _config_json(config, flags)
-    with _stderr_to_python():
+    with _stderr_to_python(), _BoardFeatures(features, flags):
         run = _stacktune.start_evolve(config_json, **flags)
         try:
             while not run.wait(0.1):
@@ -130,18 +141,33 @@ class Run:
     for run.toml) and ``population = N``, the candidates are any N vectors of yours.
     """
 
-    def __init__(self, config: Union[None, str, os.PathLike, Mapping[str, Any]] = None, **flags: Any) -> None:
+    def __init__(
+        self,
+        config: Union[None, str, os.PathLike, Mapping[str, Any]] = None,
+        features: Optional[Mapping[str, Callable[[Any], float]]] = None,
+        **flags: Any,
+    ) -> None:
         config_json = _config_json(config, flags)
-        with _stderr_to_python():
+        # The features stay defined until finish(): ask and evaluate play with them.
+        self._features = _BoardFeatures(features, flags)
+        with _stderr_to_python(), self._features.kept():
             self._run = _stacktune.DrivenRun(config_json, **flags)
 
     @classmethod
-    def resume(cls, folder: Union[str, os.PathLike], **flags: Any) -> "Run":
+    def resume(
+        cls,
+        folder: Union[str, os.PathLike],
+        features: Optional[Mapping[str, Callable[[Any], float]]] = None,
+        **flags: Any,
+    ) -> "Run":
         """Continues the stopped run in ``folder`` from its checkpoint, at the generation it
-        stopped before (``threads=`` and ``quiet=`` may be given)."""
+        stopped before (``threads=`` and ``quiet=`` may be given; ``features=`` again when
+        the run has features of your own)."""
         run = cls.__new__(cls)
-        with _stderr_to_python():
-            run._run = _stacktune.DrivenRun(None, resume=os.fspath(folder), **flags)
+        flags["resume"] = os.fspath(folder)
+        run._features = _BoardFeatures(features, flags)
+        with _stderr_to_python(), run._features.kept():
+            run._run = _stacktune.DrivenRun(None, **flags)
         return run
 
     @property
@@ -183,12 +209,54 @@ class Run:
         report.html, and what ``evolve()`` returns. Before it: stops the run, checkpointed,
         raising the error that says how to resume it."""
         with _stderr_to_python():
-            return json.loads(self._run.finish())
+            result = json.loads(self._run.finish())
+        self._features.__exit__()
+        return result
 
 
 play.__doc__ = f"{play.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
 evaluate.__doc__ = f"{evaluate.__doc__}\nKeywords:\n\n{_stacktune.keywords('play')}\n"
 evolve.__doc__ = f"{evolve.__doc__}\nKeywords:\n\n{_stacktune.keywords('evolve')}\n"
+
+
+class _BoardFeatures:
+    """Features of one's own for one run: each function defined under its name while the run
+    plays (the games call it from Rust), and named in the run's game with ``board_feature=``
+    flags, unless the run resumes (its run.toml names them)."""
+
+    def __init__(self, features: Optional[Mapping[str, Callable[[Any], float]]], flags: dict) -> None:
+        if features is None:
+            features = {}
+        if not isinstance(features, Mapping):
+            raise TypeError(f"features= is a dict of name to a function of the board, not {type(features).__name__}")
+        for name, function in features.items():
+            if not isinstance(name, str):
+                raise TypeError(f"features= names are str, not {type(name).__name__} ({name!r})")
+            if not callable(function):
+                raise TypeError(f"board feature `{name}` is {type(function).__name__}, not a function of the board")
+        self.names = []
+        for name, function in features.items():
+            _stacktune.define_board_feature(name, function)
+            self.names.append(name)
+        if self.names and "resume" not in flags:
+            flags["board_feature"] = self.names
+
+    def __enter__(self) -> "_BoardFeatures":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for name in self.names:
+            _stacktune.undefine_board_feature(name)
+        self.names = []
+
+    @contextlib.contextmanager
+    def kept(self) -> Iterator[None]:
+        """Keeps the features defined past the block unless it fails (the run is then none)."""
+        try:
+            yield
+        except BaseException:
+            self.__exit__()
+            raise
 
 
 def _config_json(config: Union[None, str, os.PathLike, Mapping[str, Any]], flags: dict) -> Optional[str]:

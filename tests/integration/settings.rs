@@ -74,6 +74,7 @@ fn example(key: &str, ruleset: Ruleset) -> Option<Vec<&'static str>> {
         ("timeout_ms", _) => vec!["--timeout-ms", "900"],
         ("opponents", Connect) => vec!["--opponent", "random"],
         ("opponents", _) => vec!["--opponent", "hand"],
+        ("board_features", _) => vec!["--board-feature", "mine"],
         ("bag7", _) => vec!["--bag7"],
         ("allow_topout", _) => vec!["--allow-topout"],
         ("preview", _) => vec!["--preview"],
@@ -120,6 +121,9 @@ fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Resu
         return walk_versus(dir, setting, flags);
     }
     let key = setting.key;
+    if key == "board_features" {
+        return walk_board_feature(dir, flags);
+    }
     let out_name = format!("{key}-{ruleset:?}");
     let config = match key {
         "splitting" => "uncapped.toml",
@@ -155,6 +159,24 @@ fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Resu
         ));
     }
     check("after the resume")
+}
+
+/// A board feature is a function defined beside the run (in Python, on the page), which the
+/// command line has none of: a run naming one is refused in one line naming it, before any
+/// folder is made (python/tests/test_board_features.py walks it into run.toml and back).
+fn walk_board_feature(dir: &Path, flags: &[&str]) -> Result<(), String> {
+    let mut args = vec!["evolve", "--config", "run.config.toml", "--game", "puyo"];
+    args.extend_from_slice(flags);
+    args.extend_from_slice(&["--quiet", "--out", "board-feature"]);
+    let out = run_in(dir, &args);
+    let error = String::from_utf8_lossy(&out.stderr);
+    let refused = error.starts_with("error: board feature `mine` is not defined: ")
+        && error.lines().count() == 1
+        && out.status.code() == Some(1);
+    match refused && !dir.join("board-feature").exists() {
+        true => Ok(()),
+        false => Err(format!("{args:?}: {error}")),
+    }
 }
 
 /// One setting of Puyo's battle rules, which no run takes: given to a short `versus`, the

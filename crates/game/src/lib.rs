@@ -5,6 +5,7 @@
 //! The players, searches, fitness, runs and the CLI are written against these traits and never
 //! name a game, so adding a game means adding a module that implements them.
 
+pub mod board_features;
 pub mod episode;
 pub mod replay;
 
@@ -393,6 +394,13 @@ pub trait Episodes: Game {
     /// none. `play` shows them per game.
     fn detail_names(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// The first failure a [board feature](board_features) of this game met in the episodes
+    /// played so far (an error, a value that is not finite): the batch that played them ends
+    /// with it. `None` for a game without board features.
+    fn board_feature_failure(&self) -> Option<String> {
+        None
     }
 }
 

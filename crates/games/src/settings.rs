@@ -312,6 +312,11 @@ game_settings! {
     #[cfg_attr(feature = "clap", arg(value_name = "NAME|FILE"))]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     opponents: Vec<String> = "opponent" for [Connect, Guideline];
+    /// Puyo: a feature of one's own, a function of the board defined beside the run (in
+    /// Python, or on the browser's page), tuned after the built-in features; repeat for more.
+    #[cfg_attr(feature = "clap", arg(value_name = "NAME"))]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    board_features: Vec<String> = "board-feature" for [Puyo];
     /// Draw tetris pieces from shuffled bags of seven instead of independently.
     #[serde(default)]
     bag7: bool = "bag7" for [Research] off no_bag7;

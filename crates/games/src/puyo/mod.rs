@@ -17,13 +17,14 @@ pub mod versus;
 use crate::settings::GameSpec;
 use anyhow::{Result, bail};
 use features::FEATURE_NAMES;
-use field::{Field, MAX_COLOURS, VISIBLE_ROWS, WIDTH};
+use field::{Field, MAX_COLOURS, MAX_ROWS, VISIBLE_ROWS, WIDTH};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 pub use rules::{Chain, Pair, Placement, Rules};
 use stacktune_game::Episodes;
 use stacktune_game::Render;
 use stacktune_game::SearchHooks;
+use stacktune_game::board_features::{Board, BoardFeatures};
 use stacktune_game::{
     EpisodeLimits, EpisodeResult, FeatureValues, Game, MAX_DETAILS, Outcome, Policy, play_from,
 };
@@ -77,6 +78,9 @@ pub struct Puyo {
     /// A game ends once one move scores at least these points: ama's measure of a chain
     /// builder, who builds one chain, fires it and stops.
     fire_points: Option<u32>,
+    /// Features of one's own, functions of the field after a placement, after the built-in
+    /// features in the game's order (`None`: the built-in features alone).
+    board_features: Option<BoardFeatures>,
 }
 
 /// Tsu's pair cycle: dealt in order and repeated, so both players of a real match (and every
@@ -142,6 +146,7 @@ impl Puyo {
             allow_topout: false,
             fitness: Fitness::Score,
             fire_points: None,
+            board_features: None,
         }
     }
 
@@ -211,7 +216,45 @@ impl Puyo {
             allow_topout: spec.allow_topout,
             fitness,
             fire_points: spec.fire_points,
+            board_features: BoardFeatures::resolve("puyo", &FEATURE_NAMES, &spec.board_features)?,
         })
+    }
+
+    /// The board's shape as the bindings and board features see it: the ruleset's rows (Tsu's
+    /// hidden 13th included) × 6 columns.
+    pub fn board_shape(&self) -> (usize, usize) {
+        (self.rules.rows() as usize, WIDTH)
+    }
+
+    /// Writes `field` into `out` (rows × columns of [`board_shape`](Puyo::board_shape), top
+    /// row first): 0 empty, colours 1..5, nuisance 6.
+    pub fn fill_board(&self, field: &Field, out: &mut [u8]) {
+        let (rows, width) = self.board_shape();
+        for y in 0..rows {
+            for x in 0..width {
+                out[(rows - 1 - y) * width + x] = field.colour(x, y as u32);
+            }
+        }
+    }
+
+    /// The values of the board features `mask` asks for on `field`.
+    #[cold]
+    fn compute_board_features(
+        &self,
+        features: &BoardFeatures,
+        field: &Field,
+        mask: stacktune_game::FeatureMask,
+        values: &mut FeatureValues,
+    ) {
+        let (rows, columns) = self.board_shape();
+        let mut cells = [0u8; MAX_ROWS as usize * WIDTH];
+        self.fill_board(field, &mut cells);
+        let board = Board {
+            rows,
+            columns,
+            cells: &cells[..rows * columns],
+        };
+        features.compute(&board, mask, values);
     }
 
     /// The Tsu cycle: `TSU_CYCLE` pairs holding each colour as equally often as 256 puyos allow
@@ -330,7 +373,9 @@ impl Game for Puyo {
     }
 
     fn feature_names(&self) -> &'static [&'static str] {
-        &FEATURE_NAMES
+        self.board_features
+            .as_ref()
+            .map_or(&FEATURE_NAMES, BoardFeatures::names)
     }
 
     fn start(&self, rng: &mut ChaCha8Rng) -> Position {
@@ -383,6 +428,9 @@ impl Game for Puyo {
             let fired = position.fired.then(played.chain);
             if !played.game_over {
                 features::compute(&played.field, &fired, self.rules, mask, &mut values);
+                if let Some(board) = self.board_features.as_ref().filter(|b| b.wanted(mask)) {
+                    self.compute_board_features(board, &played.field, mask, &mut values);
+                }
             }
             after.field = played.field;
             after.all_clear = played.all_clear;
@@ -495,6 +543,11 @@ impl Episodes for Puyo {
             None => &["points", "max_chain", "died"],
             Some(_) => &["points", "max_chain", "died", "fired_at"],
         }
+    }
+    fn board_feature_failure(&self) -> Option<String> {
+        self.board_features
+            .as_ref()
+            .and_then(|b| b.failure().map(String::from))
     }
 }
 

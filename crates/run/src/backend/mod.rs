@@ -19,7 +19,7 @@ use stacktune_base::progress::Progress;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_game::Playable;
 use stacktune_game::episode::{play_pairs, thread_pool};
-use stacktune_game::{EpisodeLimits, EpisodeResult, Game, MAX_DETAILS};
+use stacktune_game::{EpisodeLimits, EpisodeResult, Episodes, Game, MAX_DETAILS};
 use stacktune_games::settings::GameSpec;
 use stacktune_players::eval::LinearPlayer;
 use stacktune_players::registry::{AnyGame, Build, adapted};
@@ -217,7 +217,10 @@ impl Backend for Local {
         stop: &AtomicBool,
         progress: &Progress,
     ) -> Result<Option<Vec<EpisodeResult>>> {
-        Ok(Table::new(batch)?.play_any(0..batch.pairs(), stop, progress))
+        let table = Table::new(batch)?;
+        let results = table.play_any(0..batch.pairs(), stop, progress);
+        table.check_board_features()?;
+        Ok(results)
     }
 }
 
@@ -268,6 +271,15 @@ impl Table {
         progress: &Progress,
     ) -> Option<Vec<EpisodeResult>> {
         with_game!(&self.game, g => self.play_on(g, pairs, stop, progress))
+    }
+
+    /// The error a board feature met in the games played (an exception, a value that is not
+    /// finite): their results are not the weights' doing, so the batch is not used.
+    pub fn check_board_features(&self) -> Result<()> {
+        match with_game!(&self.game, g => g.board_feature_failure()) {
+            Some(failure) => anyhow::bail!(failure),
+            None => Ok(()),
+        }
     }
 }
 
@@ -459,6 +471,84 @@ pub fn launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stacktune_game::board_features::{Board, define, undefine};
+    use std::sync::Arc;
+
+    /// Plays 8 held-out puyo games of the config `text` with `weights` (by name, 0 elsewhere).
+    fn puyo_games(text: &str, weights: &[(&str, f64)]) -> Result<Vec<EpisodeResult>> {
+        let config = crate::RunConfig::from_text(text)?;
+        let data = GameData::new(&config.game)?;
+        let names = with_game!(config.game.build()?, g => g.feature_names());
+        let vector: Vec<f64> = names
+            .iter()
+            .map(|n| weights.iter().find(|(w, _)| w == n).map_or(0.0, |p| p.1))
+            .collect();
+        let batch = crate::held_out_batch(&data, &vector, 8, &config);
+        let results = Local.play(&batch, &AtomicBool::new(false), &Progress::hidden())?;
+        Ok(results.unwrap())
+    }
+
+    const PUYO: &str =
+        "seed = 1\nvalidation_max_pieces = 60\n[game]\ngame = \"puyo\"\nrules = \"programming\"\n";
+
+    /// Bumpiness as a course's function of the board computes it: the heights' differences.
+    fn bumpiness(board: &Board<'_>) -> std::result::Result<f64, String> {
+        let filled =
+            |x: usize| (0..board.rows).filter(move |y| board.cells[y * board.columns + x] != 0);
+        let heights: Vec<i64> = (0..board.columns)
+            .map(|x| filled(x).count() as i64)
+            .collect();
+        Ok(heights.windows(2).map(|w| (w[0] - w[1]).abs()).sum::<i64>() as f64)
+    }
+
+    #[test]
+    fn a_board_feature_plays_the_games_of_the_built_in_feature_it_recomputes() {
+        define("backend_bumpiness", Arc::new(bumpiness)).unwrap();
+        // Bumpiness is weighed last in both, so w · φ adds the same terms in the same order.
+        let weights = [
+            ("connected_2", 1.0),
+            ("connected_3", 3.0),
+            ("potential_chain", 4.0),
+        ];
+        let builtin = puyo_games(PUYO, &[weights.as_slice(), &[("bumpiness", -1.5)]].concat());
+        let own = puyo_games(
+            &format!("{PUYO}board_features = [\"backend_bumpiness\"]\n"),
+            &[weights.as_slice(), &[("backend_bumpiness", -1.5)]].concat(),
+        );
+        let without = puyo_games(PUYO, &weights).unwrap();
+        undefine("backend_bumpiness");
+        let (builtin, own) = (builtin.unwrap(), own.unwrap());
+        let scores = |r: &[EpisodeResult]| r.iter().map(|e| (e.score, e.moves)).collect::<Vec<_>>();
+        assert_eq!(scores(&builtin), scores(&own));
+        // The feature changes the games: without it they are others.
+        assert_ne!(scores(&builtin), scores(&without));
+    }
+
+    #[test]
+    fn a_board_feature_that_fails_ends_the_batch_naming_it() {
+        define(
+            "backend_nan",
+            Arc::new(
+                |b: &Board<'_>| match b.cells.iter().filter(|&&c| c != 0).count() {
+                    0..6 => Ok(1.0),
+                    _ => Ok(f64::NAN),
+                },
+            ),
+        )
+        .unwrap();
+        let text = format!("{PUYO}board_features = [\"backend_nan\"]\n");
+        let err = puyo_games(&text, &[("backend_nan", 1.0)]).unwrap_err();
+        undefine("backend_nan");
+        assert_eq!(
+            err.to_string(),
+            "board feature `backend_nan` returned NaN: a feature's value must be a finite number"
+        );
+        let err = puyo_games(&text, &[("backend_nan", 1.0)]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("board feature `backend_nan` is not defined: ")
+        );
+    }
 
     #[test]
     fn the_dealer_deals_every_pair_once_in_shrinking_chunks() {

@@ -9,7 +9,7 @@
 //! weights would hold fires when the nuisance on its way would bury the side or when what it
 //! sends outweighs the opponent's answer.
 
-use crate::search::Player;
+use crate::search::{Player, Search};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
 use stacktune_game::Outcome;
@@ -53,9 +53,13 @@ impl PuyoSide {
     /// first moves cannot take the match's values ([`Player::takes_bias`]) is refused.
     pub fn new(player: Player, shown: u8, reads: Option<MatchValues>) -> Result<PuyoSide> {
         if reads.is_some() && !player.takes_bias() {
+            let search = match player.search {
+                Search::AlphaBeta { .. } => "alpha-beta",
+                Search::Anytime { .. } => "the anytime beam (--nodes)",
+                _ => "a beam over the pairs shown (--depth)",
+            };
             bail!(
-                "match features play under one ply, the lookahead or the sampled beam (--samples), not {:?}",
-                player.search
+                "match features play under one ply, the lookahead or the sampled beam (--samples), not {search}"
             );
         }
         Ok(PuyoSide {
@@ -94,7 +98,6 @@ impl Contestant for &PuyoSide {
 mod tests {
     use super::*;
     use crate::eval::LinearPlayer;
-    use crate::search::Search;
     use stacktune_game::{Game, Policy};
     use stacktune_games::puyo::Pair;
     use stacktune_games::puyo::field::Field;
@@ -226,7 +229,7 @@ mod tests {
         assert!(PuyoSide::new(beam.clone(), 1, None).is_ok());
         assert_eq!(
             PuyoSide::new(beam, 1, reads).unwrap_err().to_string(),
-            "match features play under one ply, the lookahead or the sampled beam (--samples), not Beam { depth: 2, width: 4 }"
+            "match features play under one ply, the lookahead or the sampled beam (--samples), not a beam over the pairs shown (--depth)"
         );
     }
 }

@@ -34,7 +34,7 @@ pub struct MatchView<'a> {
     /// The frame the opponent's chain ends, while one is resolving (its pair has landed, or is
     /// falling, and fired): what it sends until then waits as `pending`.
     pub opponent_chain_ends: Option<u64>,
-    /// Points a nuisance puyo costs for this side now (margin time counted).
+    /// Points a nuisance puyo costs in the chain this placement fires (margin time counted).
     pub target_points: u32,
     /// Most nuisance that falls in one turn.
     pub nuisance_cap: u32,

@@ -9,8 +9,9 @@
 //! A match is a sequence of events in time order; at one frame, both sides' chain steps are
 //! taken first (each offsets its own waiting nuisance, then both send what is left), then the
 //! chains that end commit what they sent, then the turns that end drop nuisance and check the
-//! death cell, then the sides whose next pair is ready choose their placement. So a match is a
-//! function of its seeds and its players, and the sides are treated alike at every frame.
+//! death cell, then the sides whose next pair is ready choose their placement, both from a
+//! [`MatchView`] taken before either places, then place. So a match is a function of its seeds
+//! and its players, and the sides are treated alike at every frame.
 //!
 //! The rules, with their sources, are in docs/puyo-versus.md: nuisance is `⌊points / target
 //! points⌋` at every chain step with the remainder carried; a step's nuisance first cancels the
@@ -34,8 +35,6 @@ use anyhow::{Result, bail};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use stacktune_game::Game;
-#[cfg(test)]
-use stacktune_game::Policy;
 
 /// Frame counts of puyoai's model of arcade Tsu (`src/core/frame.h`), at 60 frames a second.
 pub mod frames {
@@ -331,7 +330,7 @@ impl Battle {
         if let Some(end) = MatchEnd::of_losses(lost) {
             return Some((end, "filled column 3 of row 12".to_string()));
         }
-        // Both sides choose before either places, so each sees the other as the frame began.
+        // Both sides choose before either places: neither sees the other's placement of this frame.
         let mut chosen = [None, None];
         for s in 0..2 {
             if !due(&sides[s], Phase::Decide) {
@@ -515,6 +514,7 @@ impl Side {
 mod tests {
     use super::*;
     use crate::puyo::Pair;
+    use stacktune_game::Policy;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn pair(axis: u8, child: u8) -> Pair {

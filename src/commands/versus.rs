@@ -7,11 +7,12 @@ use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::matches::{
     Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
 };
-use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seat, Seeds as PuyoSeeds};
+use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seeds as PuyoSeeds};
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::guideline::Guideline;
 use stacktune_games::tetris::guideline::MATCH_PIECES;
 use stacktune_games::tetris::guideline::matches::MatchRecord;
+use stacktune_players::puyo_match::{PuyoSide, split_match_weights};
 use stacktune_players::registry::AnyGame;
 use stacktune_players::registry::Build;
 use stacktune_players::search::Search;
@@ -204,28 +205,21 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
         let path = Path::new(name);
         let file = load_weights(path, &mut spec)?;
         let (battle, shown) = Battle::from_spec(&spec)?;
-        let player = player_for(&battle.game, &spec, &file, path)?;
-        Ok((battle, shown, player))
+        let in_file = |e: anyhow::Error| anyhow::anyhow!("weights file {}: {e}", path.display());
+        let (solo, reads) = split_match_weights(&file).map_err(in_file)?;
+        let player = player_for(&battle.game, &spec, &solo, path)?;
+        let side = PuyoSide::new(player, shown, reads).map_err(in_file)?;
+        Ok((battle, side))
     };
-    let (battle, first_shown, first) = side(&args.first)?;
-    let (_, second_shown, second) = side(&args.second)?;
+    let (battle, first) = side(&args.first)?;
+    let (_, second) = side(&args.second)?;
     let sprt = sprt_of(args)?;
     let pool = stacktune_game::episode::thread_pool(args.threads)?;
-    let seats = [
-        Seat {
-            policy: &first,
-            shown: first_shown,
-        },
-        Seat {
-            policy: &second,
-            shown: second_shown,
-        },
-    ];
     let (games, verdict) = play_match(
         args,
         |pairs, done| {
             let play = |seeds, first_left| {
-                play_puyo_game(&battle, seats[0], seats[1], seeds, first_left, cap)
+                play_puyo_game(&battle, &first, &second, seeds, first_left, cap)
             };
             Ok(pool
                 .install(|| play_pairs_with(args.seed, pairs.clone(), PuyoSeeds::draw, play, done)))

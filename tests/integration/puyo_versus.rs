@@ -1,5 +1,6 @@
-//! `versus` on puyo weights files: Tsu's battle rules between two solo players, paired seeds,
-//! the same figures as versus Tetris ([docs/puyo-versus.md](../../docs/puyo-versus.md)).
+//! `versus` on puyo weights files: Tsu's battle rules between two players (solo, or reading the
+//! match), paired seeds, the same figures as versus Tetris
+//! ([docs/puyo-versus.md](../../docs/puyo-versus.md)).
 
 use crate::common::{assert_one_line_error, json, run};
 use serde_json::json;
@@ -107,5 +108,61 @@ fn puyo_matches_refuse_what_they_cannot_play_with_one_line() {
     assert_one_line_error(
         &out,
         "puyo --mode versus: a puyo match is played by `stacktune versus`, not one side alone",
+    );
+}
+
+const MATCH: &str = "weights/puyo/versus-hand.toml";
+
+#[test]
+fn the_match_player_beats_its_solo_self_the_same_at_any_thread_count() {
+    let run_at = |threads| {
+        let extra = ["--games", "40", "--seed", "3", "--threads", threads];
+        versus(MATCH, HAND, &extra)
+    };
+    let one = run_at("1");
+    assert_eq!(one, run_at("2"));
+    // Observed: hand.toml's field weights reading the match win 29 of 40.
+    assert_eq!(
+        (
+            one["wins"].clone(),
+            one["draws"].clone(),
+            one["losses"].clone()
+        ),
+        (json!(29), json!(0), json!(11))
+    );
+    assert_eq!(one["pairs"], json!([5, 0, 1, 0, 14]));
+    // Both sides see the match alike: the match player against itself splits every pair.
+    let mirror = versus(MATCH, MATCH, &["--games", "20", "--seed", "3"]);
+    assert_eq!(mirror["pairs"], json!([0, 0, 10, 0, 0]));
+}
+
+#[test]
+fn match_features_are_refused_alone_and_without_a_field() {
+    let out = run(&["play", "--weights", MATCH, "--games", "1"]);
+    assert_one_line_error(
+        &out,
+        "weights file weights/puyo/versus-hand.toml: `match_incoming` is a match feature: these weights play puyo matches (`stacktune versus`), not a game alone",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let only = dir.path().join("only.toml");
+    std::fs::write(&only, "game = \"puyo\"\n[weights]\nmatch_sent = 1.0\n").unwrap();
+    let out = run(&["versus", only.to_str().unwrap(), HAND, "--quiet"]);
+    assert_one_line_error(
+        &out,
+        "only.toml: it weighs match features only: a match player also needs the solo features of its field",
+    );
+    let out = run(&[
+        "versus",
+        MATCH,
+        HAND,
+        "--beam-width",
+        "4",
+        "--depth",
+        "2",
+        "--quiet",
+    ]);
+    assert_one_line_error(
+        &out,
+        "match features play under one ply, the lookahead or the sampled beam (--samples), not a beam over the pairs shown (--depth)",
     );
 }

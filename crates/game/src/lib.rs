@@ -226,6 +226,12 @@ pub trait Game: Send + Sync {
     /// The game's feature names; their order is internal and never leaks into files.
     fn feature_names(&self) -> &'static [&'static str];
 
+    /// Features a player of the game's matches weighs beside [`Game::feature_names`] (Puyo's
+    /// nuisance and opponent): weights that name one play matches, and are refused alone.
+    fn match_feature_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The first position of an episode, drawing any initial pieces from `rng`.
     fn start(&self, rng: &mut ChaCha8Rng) -> Self::Position;
 

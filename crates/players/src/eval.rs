@@ -44,6 +44,16 @@ impl LinearPlayer {
     /// propose them at 0 (a CMA-ES mean started there).
     pub fn from_file<G: Playable>(game: &G, file: &WeightFile) -> Result<LinearPlayer> {
         let names = game.feature_names();
+        if let Some(name) = file
+            .weights
+            .keys()
+            .find(|n| game.match_feature_names().contains(&n.as_str()))
+        {
+            anyhow::bail!(
+                "`{name}` is a match feature: these weights play {} matches (`stacktune versus`), not a game alone",
+                game.name()
+            );
+        }
         file.check_against(game.name(), names)?;
         file.check_has_preference()?;
         let vector: Vec<f64> = names

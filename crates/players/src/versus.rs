@@ -8,6 +8,7 @@
 //! pairs are independent (the pentanomial statistics of fishtest and cutechess). A match
 //! between two weights files is a function of its seed, whatever the thread count.
 
+use crate::puyo_match::PuyoSide;
 use crate::search::Search;
 use crate::weights::WeightFile;
 use anyhow::Result;
@@ -15,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::stats::matches::{Outcome, Pentanomial, Trinomial};
-use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seat, Seeds as PuyoSeeds};
+use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seeds as PuyoSeeds};
 use stacktune_games::tetris::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seeds};
 use stacktune_games::tetris::guideline::tbp::front::BotSide;
 use stacktune_games::tetris::guideline::{Guideline, Opponent, OpponentKind};
@@ -81,8 +82,8 @@ pub fn play_game(
 /// Plays one Puyo game: `first` on the left when `first_left`, else on the right, on `seeds`.
 pub fn play_puyo_game(
     battle: &Battle,
-    first: Seat<'_>,
-    second: Seat<'_>,
+    first: &PuyoSide,
+    second: &PuyoSide,
     seeds: PuyoSeeds,
     first_left: bool,
     cap: u32,

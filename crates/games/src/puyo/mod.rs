@@ -6,10 +6,12 @@
 //! the pairs the game shows after it (none, the next, or the next two as in Tsu), so a player
 //! can look as many plies ahead as it is shown.
 
+pub mod contestant;
 pub mod features;
 pub mod field;
 mod forms;
 pub mod listing;
+pub mod match_features;
 mod page;
 pub mod rules;
 pub mod versus;
@@ -376,6 +378,10 @@ impl Game for Puyo {
         self.board_features
             .as_ref()
             .map_or(&FEATURE_NAMES, BoardFeatures::names)
+    }
+
+    fn match_feature_names(&self) -> &'static [&'static str] {
+        &match_features::MATCH_FEATURE_NAMES
     }
 
     fn start(&self, rng: &mut ChaCha8Rng) -> Position {

@@ -9,8 +9,9 @@
 //! A match is a sequence of events in time order; at one frame, both sides' chain steps are
 //! taken first (each offsets its own waiting nuisance, then both send what is left), then the
 //! chains that end commit what they sent, then the turns that end drop nuisance and check the
-//! death cell, then the sides whose next pair is ready choose their placement. So a match is a
-//! function of its seeds and its players, and the sides are treated alike at every frame.
+//! death cell, then the sides whose next pair is ready choose their placement, both from a
+//! [`MatchView`] taken before either places, then place. So a match is a function of its seeds
+//! and its players, and the sides are treated alike at every frame.
 //!
 //! The rules, with their sources, are in docs/puyo-versus.md: nuisance is `⌊points / target
 //! points⌋` at every chain step with the remainder carried; a step's nuisance first cancels the
@@ -23,6 +24,7 @@
 //! column 3, row 12 is filled after its turn (or no placement is left to it), and both losing
 //! at the same frame is a draw.
 
+pub use super::contestant::{Contestant, MatchView, Seat};
 use super::field::{Field, MAX_ROWS, NUISANCE, VISIBLE_ROWS, WIDTH, cell};
 use super::rules::{Placement, Rules, SPAWN_COLUMN, Step};
 use super::{Position, Puyo};
@@ -32,7 +34,7 @@ pub use crate::versus::Seeds;
 use anyhow::{Result, bail};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use stacktune_game::{Game, Policy};
+use stacktune_game::Game;
 
 /// Frame counts of puyoai's model of arcade Tsu (`src/core/frame.h`), at 60 frames a second.
 pub mod frames {
@@ -254,14 +256,19 @@ impl Battle {
 
     /// Plays a match between `players` on `seeds`, a draw once both sides have placed `cap`
     /// pairs.
-    pub fn play(&self, players: [Seat<'_>; 2], seeds: Seeds, cap: u32) -> MatchRecord {
+    pub fn play<C: Contestant>(&self, players: [C; 2], seeds: Seeds, cap: u32) -> MatchRecord {
         let start = self.game.start(&mut ChaCha8Rng::seed_from_u64(seeds.queue));
         let sides = seeds.sides.map(|seed| Side::new(start, seed));
         self.run(sides, players, cap)
     }
 
     /// Plays a match from `sides` to its end.
-    fn run(&self, mut sides: [Side; 2], players: [Seat<'_>; 2], cap: u32) -> MatchRecord {
+    fn run<C: Contestant>(
+        &self,
+        mut sides: [Side; 2],
+        mut players: [C; 2],
+        cap: u32,
+    ) -> MatchRecord {
         let mut record = MatchRecord {
             end: MatchEnd::Draw,
             reason: format!("both sides placed {cap} pairs"),
@@ -277,7 +284,8 @@ impl Battle {
                 return record;
             }
             record.frames = now;
-            if let Some((end, reason)) = self.frame(&mut sides, players, now, cap, &mut record) {
+            let seated = players.each_mut();
+            if let Some((end, reason)) = self.frame(&mut sides, seated, now, cap, &mut record) {
                 record.end = end;
                 record.reason = reason;
                 return record;
@@ -287,10 +295,10 @@ impl Battle {
 
     /// Every event of frame `now`, in the order of the module documentation; the end of the
     /// match when a side lost.
-    fn frame(
+    fn frame<C: Contestant>(
         &self,
         sides: &mut [Side; 2],
-        players: [Seat<'_>; 2],
+        mut players: [C; 2],
         now: u64,
         cap: u32,
         record: &mut MatchRecord,
@@ -322,6 +330,8 @@ impl Battle {
         if let Some(end) = MatchEnd::of_losses(lost) {
             return Some((end, "filled column 3 of row 12".to_string()));
         }
+        // Both sides choose before either places: neither sees the other's placement of this frame.
+        let mut chosen = [None, None];
         for s in 0..2 {
             if !due(&sides[s], Phase::Decide) {
                 continue;
@@ -330,39 +340,47 @@ impl Battle {
                 sides[s].at = u64::MAX;
                 continue;
             }
-            match players[s].choose(&self.game, &sides[s].position) {
-                Some(mv) => {
+            chosen[s] = Some(players[s].choose(&self.game, &self.view(sides, s, now)));
+        }
+        let mut reason = String::new();
+        for (s, choice) in chosen.into_iter().enumerate() {
+            match choice {
+                Some(Ok(mv)) => {
                     let chain = sides[s].place(&self.game, mv, now);
                     record.moves[s].push(mv);
                     record.pairs[s] += 1;
                     record.max_chain[s] = record.max_chain[s].max(chain);
                 }
-                None => lost[s] = true,
+                Some(Err(why)) => {
+                    if !lost[1 - s] {
+                        reason = why;
+                    }
+                    lost[s] = true;
+                }
+                None => {}
             }
         }
-        MatchEnd::of_losses(lost).map(|end| (end, "had no placement left".to_string()))
+        MatchEnd::of_losses(lost).map(|end| (end, reason))
     }
-}
 
-/// A side's player and the pairs it is shown, the one to place included (1 to 3; Tsu shows 3
-/// and the match deals them, a player tuned on fewer sees the first of them).
-#[derive(Clone, Copy)]
-pub struct Seat<'a> {
-    pub policy: &'a dyn Policy<Puyo>,
-    pub shown: u8,
-}
-
-impl Seat<'_> {
-    /// The placement the player chooses in `position`, seeing the pairs it is shown.
-    fn choose(&self, game: &Puyo, position: &Position) -> Option<Placement> {
-        let mut view = *position;
-        if self.shown < 3 {
-            view.after_next = None;
+    /// What side `s` sees when it chooses at frame `now`.
+    fn view<'a>(&self, sides: &'a [Side; 2], s: usize, now: u64) -> MatchView<'a> {
+        let (me, them) = (&sides[s], &sides[1 - s]);
+        MatchView {
+            now,
+            position: &me.position,
+            pending: me.pending,
+            fixed: me.fixed,
+            carry: me.carry,
+            all_clear: me.all_clear,
+            last_sent: me.last_sent,
+            opponent: &them.position,
+            opponent_chain_ends: them.chain_ends(),
+            target_points: self.rules.target_points_at(me.pairs + 1),
+            nuisance_cap: self.rules.nuisance_cap,
+            all_clear_nuisance: self.rules.all_clear_nuisance,
+            pairs: [me.pairs, them.pairs],
         }
-        if self.shown < 2 {
-            view.next = None;
-        }
-        self.policy.choose(game, &view)
     }
 }
 
@@ -390,6 +408,8 @@ struct Side {
     carry: u32,
     /// An all clear's nuisance is owed to the next chain.
     all_clear: bool,
+    /// Nuisance the last chain sent past offsetting, so far while it runs.
+    last_sent: u32,
     /// The owed all-clear nuisance goes with this turn's first step.
     bonus_now: bool,
     pairs: u32,
@@ -412,6 +432,7 @@ impl Side {
             fixed: 0,
             carry: 0,
             all_clear: false,
+            last_sent: 0,
             bonus_now: false,
             pairs: 0,
             at: 0,
@@ -434,6 +455,7 @@ impl Side {
             steps += 1;
         });
         if played.chain.chains > 0 {
+            self.last_sent = 0;
             self.bonus_now = self.all_clear;
             self.all_clear = played.all_clear;
         }
@@ -462,7 +484,18 @@ impl Side {
         if self.taken == self.steps {
             self.phase = Phase::End;
         }
-        offset(n, &mut self.pending, &mut self.fixed)
+        let left = offset(n, &mut self.pending, &mut self.fixed);
+        self.last_sent += left;
+        left
+    }
+
+    /// The frame this turn's chain ends, while it is resolving.
+    fn chain_ends(&self) -> Option<u64> {
+        match self.phase {
+            Phase::Step => Some(self.at + self.frames[self.taken..self.steps].iter().sum::<u64>()),
+            Phase::End if self.steps > 0 => Some(self.at),
+            _ => None,
+        }
     }
 
     /// Ends the turn at frame `now`: up to the cap of the ended chains' nuisance falls, the
@@ -481,6 +514,7 @@ impl Side {
 mod tests {
     use super::*;
     use crate::puyo::Pair;
+    use stacktune_game::Policy;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn pair(axis: u8, child: u8) -> Pair {
@@ -697,6 +731,82 @@ mod tests {
             .count();
         assert_eq!(columns, 5);
         assert_eq!(sides[1].at, 236 + 46 + 24 + 12);
+    }
+
+    /// A script that writes down what it saw at each choice: the frame, the nuisance
+    /// pending and fixed, when the opponent's chain ends, the carry, its last chain's
+    /// nuisance, the target and the pairs placed.
+    struct Watcher<'a>(Seat<'a>, Vec<Seen>);
+
+    /// What a [`Watcher`] writes down, in that order.
+    type Seen = (u64, u32, u32, Option<u64>, u32, u32, u32, [u32; 2]);
+
+    impl Contestant for Watcher<'_> {
+        fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
+            let v = view;
+            let seen = (
+                v.now,
+                v.pending,
+                v.fixed,
+                v.opponent_chain_ends,
+                v.carry,
+                v.last_sent,
+                v.target_points,
+                v.pairs,
+            );
+            self.1.push(seen);
+            self.0.choose(game, view)
+        }
+    }
+
+    #[test]
+    fn a_side_sees_the_nuisance_coming_and_when_the_chain_sending_it_ends() {
+        let battle = battle();
+        let mut sides = [
+            side(&TWO_CHAIN, [pair(2, 3), pair(4, 4), pair(4, 4)], 1),
+            side(&[], [pair(1, 2), pair(3, 4), pair(1, 2)], 2),
+        ];
+        let (first, second) = (
+            Script::new(&[at(1, 1), at(5, 1)]),
+            Script::new(&[at(5, 1), at(4, 1), at(3, 1), at(0, 1)]),
+        );
+        let [seat_a, seat_b] = seats(&first, &second);
+        let mut a = Watcher(seat_a, Vec::new());
+        let mut b = Watcher(seat_b, Vec::new());
+        let mut record = empty_record();
+        while sides[0].at.min(sides[1].at) < 320 {
+            let now = sides[0].at.min(sides[1].at);
+            assert_eq!(
+                battle.frame(&mut sides, [&mut a, &mut b], now, 1000, &mut record),
+                None
+            );
+        }
+        // The timeline of a_chains_nuisance_waits_for_its_end_then_falls_after_the_receivers_
+        // next_turn: side 0's 2-chain pops at 46 (its step then takes 76) and 122 (72), sends
+        // 5 at 122 and ends at 194. Side 1 sees that end from 64 on, chooses at 126 and 186
+        // with the 5 pending, and at 318, after the 5 fell at the end of its fourth turn, with
+        // nothing waiting; by then side 0's two 4-4 pairs in column 6 pop (landing at 270 +
+        // 48 = 318), a step of 50 frames with nothing to fall.
+        assert_eq!(
+            b.1,
+            [
+                (0, 0, 0, None, 0, 0, 70, [0, 0]),
+                (64, 0, 0, Some(122 + 72), 0, 0, 70, [1, 1]),
+                (126, 5, 0, Some(194), 0, 0, 70, [2, 1]),
+                (186, 5, 0, Some(194), 0, 0, 70, [3, 1]),
+                (318, 0, 0, Some(318 + 50), 0, 0, 70, [4, 3]),
+            ]
+        );
+        // Side 0, choosing again at 194 + 12, carries the 10 points left over and knows it
+        // sent 5; its next pair comes at 206 + 52 + 12.
+        assert_eq!(
+            a.1,
+            [
+                (0, 0, 0, None, 0, 0, 70, [0, 0]),
+                (206, 0, 0, None, 10, 5, 70, [1, 4]),
+                (270, 0, 0, None, 10, 5, 70, [2, 4]),
+            ]
+        );
     }
 
     #[test]

@@ -17,8 +17,15 @@ pub use sampled_beam::sampled_beam;
 pub use stacktune_base::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
-use stacktune_game::Policy;
+use lookahead::best_value;
 use stacktune_game::SearchHooks;
+use stacktune_game::{Game, Outcome, Policy};
+
+/// What a first move alone is worth beside a search's value of it, from the move, the position
+/// it leaves and its outcome: a match's state (the nuisance coming, the opponent), which the
+/// evaluation of the position does not see.
+pub type RootBias<'a, G> =
+    dyn FnMut(<G as Game>::Move, &<G as Game>::Position, &Outcome) -> f64 + 'a;
 
 /// The names a sampled beam's width, samples, unseen pieces and fired points go by on the
 /// command line.
@@ -70,6 +77,63 @@ pub struct Player {
 impl Player {
     pub fn new(eval: LinearPlayer, search: Search) -> Player {
         Player { eval, search }
+    }
+}
+
+impl Player {
+    /// Whether [`Player::choose_biased`] takes this player's search: one ply, the lookahead
+    /// and the sampled beam, whose first moves' values are on the evaluation's own scale.
+    pub fn takes_bias(&self) -> bool {
+        matches!(
+            self.search,
+            Search::OnePly | Search::Lookahead | Search::Sampled { .. }
+        )
+    }
+
+    /// The move whose value under the search, raised by `bias` of the move itself, is the
+    /// highest; the first in the game's order wins ties. A search that does not take a bias
+    /// ([`Player::takes_bias`]) chooses as it does alone.
+    pub fn choose_biased<G: SearchHooks>(
+        &self,
+        game: &G,
+        position: &G::Position,
+        bias: &mut RootBias<'_, G>,
+    ) -> Option<G::Move> {
+        let look = match self.search {
+            Search::OnePly => false,
+            Search::Lookahead => game.shows_next(position),
+            Search::Sampled {
+                width,
+                samples,
+                unseen,
+                fired,
+            } => {
+                let settings = (width, samples, unseen, fired);
+                return sampled_beam::sampled_beam_biased(
+                    &self.eval,
+                    game,
+                    position,
+                    settings,
+                    Some(bias),
+                );
+            }
+            _ => return self.choose(game, position),
+        };
+        let mut best: Option<(G::Move, f64)> = None;
+        game.for_each_move(
+            position,
+            self.eval.mask(),
+            &mut |mv, after, outcome, features| {
+                let value = match outcome.terminal_value {
+                    None if look => best_value(&self.eval, game, after),
+                    _ => self.eval.score(outcome, features),
+                } + bias(mv, after, outcome);
+                if best.is_none_or(|(_, b)| value > b) {
+                    best = Some((mv, value));
+                }
+            },
+        );
+        best.map(|(mv, _)| mv)
     }
 }
 

@@ -2,6 +2,7 @@
 //! shown: the search of the strong Puyo players, who decide what to build now by what chain
 //! the pairs to come would let them fire.
 
+use super::RootBias;
 use crate::eval::LinearPlayer;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -61,6 +62,18 @@ pub fn sampled_beam<G: SearchHooks>(
     unseen: u32,
     fired: Option<u32>,
 ) -> Option<G::Move> {
+    sampled_beam_biased(eval, game, position, (width, samples, unseen, fired), None)
+}
+
+/// [`sampled_beam`] (its width, samples, unseen pieces and fired points) with each first
+/// move's mean worth over the futures raised by `bias` of that move, when given.
+pub(super) fn sampled_beam_biased<G: SearchHooks>(
+    eval: &LinearPlayer,
+    game: &G,
+    position: &G::Position,
+    (width, samples, unseen, fired): (usize, u32, u32, Option<u32>),
+    bias: Option<&mut RootBias<'_, G>>,
+) -> Option<G::Move> {
     let beam = Beam {
         eval,
         game,
@@ -74,6 +87,14 @@ pub fn sampled_beam<G: SearchHooks>(
     if moves.len() <= 1 {
         return moves.first().copied();
     }
+    let biases: Option<Vec<f64>> = bias.map(|bias| {
+        // The nodes of the first ply are the first moves' own, in the same order.
+        let mut values = Vec::with_capacity(moves.len());
+        game.for_each_move(position, 0, &mut |mv, after, outcome, _| {
+            values.push(bias(mv, after, outcome));
+        });
+        values
+    });
     let seed = level
         .iter()
         .fold(0u64, |h, n| h.rotate_left(7) ^ n.value.to_bits());
@@ -96,6 +117,13 @@ pub fn sampled_beam<G: SearchHooks>(
         beam.through_unseen(&mut future, &mut next, unseen, &mut rng, &mut best);
         for (t, b) in total.iter_mut().zip(&best) {
             *t += b;
+        }
+    }
+    if let Some(biases) = biases {
+        // The worth is a mean over the futures, the total its sum: the bias counts once a
+        // future.
+        for (t, b) in total.iter_mut().zip(biases) {
+            *t += b * f64::from(samples.max(1));
         }
     }
     Some(moves[beam.valuation.chosen(&total, &own)])

@@ -1,0 +1,235 @@
+//! A Puyo side of a match by weights file: the solo player it always was, or, when the file
+//! weighs match features, a player that reads the match.
+//!
+//! A match player scores each first move as its search does alone (the same beam and sampled
+//! futures over its own field) and adds what the move does in the match, `w · m` over the
+//! match features ([`match_features`]): the nuisance its chain cancels or sends, what lands
+//! when the turn ends and whether it kills, what the opponent could send back. So firing now
+//! and building on are weighed against each other by the same search, and a chain the solo
+//! weights would hold fires when the nuisance on its way would bury the side or when what it
+//! sends outweighs the opponent's answer.
+
+use crate::search::{Player, Search};
+use crate::weights::WeightFile;
+use anyhow::{Result, bail};
+use stacktune_game::Outcome;
+use stacktune_games::puyo::match_features::{MATCH_FEATURE_NAMES, MatchState, MatchValues};
+use stacktune_games::puyo::rules::Placement;
+use stacktune_games::puyo::versus::{Contestant, MatchView, Seat};
+use stacktune_games::puyo::{Position, Puyo};
+
+/// A Puyo weights file's player under its search, the pairs it is shown and, when the file
+/// weighs any, its match features' weights.
+#[derive(Clone, Debug)]
+pub struct PuyoSide {
+    player: Player,
+    shown: u8,
+    reads: Option<MatchValues>,
+}
+
+/// A weights file split into its solo features (a file of its own, for the evaluator) and its
+/// match features' weights (`None` when it weighs none: a solo file plays as it always did).
+/// A file that weighs the match only is refused: it has nothing to build with.
+pub fn split_match_weights(file: &WeightFile) -> Result<(WeightFile, Option<MatchValues>)> {
+    let mut solo = file.clone();
+    let mut weights: MatchValues = [0.0; MATCH_FEATURE_NAMES.len()];
+    let mut any = false;
+    for (i, name) in MATCH_FEATURE_NAMES.iter().enumerate() {
+        if let Some(w) = solo.weights.remove(*name) {
+            weights[i] = w;
+            any = true;
+        }
+    }
+    if any && solo.weights.values().all(|&w| w == 0.0) {
+        bail!(
+            "it weighs match features only: a match player also needs the solo features of its field"
+        );
+    }
+    Ok((solo, any.then_some(weights)))
+}
+
+impl PuyoSide {
+    /// A side of `player`, shown `shown` pairs, reading the match with `reads`; a search whose
+    /// first moves cannot take the match's values ([`Player::takes_bias`]) is refused.
+    pub fn new(player: Player, shown: u8, reads: Option<MatchValues>) -> Result<PuyoSide> {
+        if reads.is_some() && !player.takes_bias() {
+            let search = match player.search {
+                Search::AlphaBeta { .. } => "alpha-beta",
+                Search::Anytime { .. } => "the anytime beam (--nodes)",
+                _ => "a beam over the pairs shown (--depth)",
+            };
+            bail!(
+                "match features play under one ply, the lookahead or the sampled beam (--samples), not {search}"
+            );
+        }
+        Ok(PuyoSide {
+            player,
+            shown,
+            reads,
+        })
+    }
+}
+
+impl Contestant for &PuyoSide {
+    fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
+        let Some(weights) = &self.reads else {
+            let mut seat = Seat {
+                policy: &self.player,
+                shown: self.shown,
+            };
+            return seat.choose(game, view);
+        };
+        let state = MatchState::of(view);
+        let mut values: MatchValues = [0.0; MATCH_FEATURE_NAMES.len()];
+        let mut bias = |mv: Placement, after: &Position, outcome: &Outcome| {
+            if outcome.terminal_value.is_some() {
+                return 0.0;
+            }
+            state.compute(mv, &after.field, outcome, &mut values);
+            weights.iter().zip(&values).map(|(w, v)| w * v).sum::<f64>()
+        };
+        self.player
+            .choose_biased(game, &Seat::hide(self.shown, view.position), &mut bias)
+            .ok_or_else(|| "had no placement left".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::LinearPlayer;
+    use stacktune_game::{Game, Policy};
+    use stacktune_games::puyo::Pair;
+    use stacktune_games::puyo::field::Field;
+    use stacktune_games::puyo::rules::Rules;
+    use stacktune_games::puyo::versus::{Battle, BattleRules};
+
+    /// The shipped match player, one ply and shown one pair as `versus` plays it.
+    fn shipped() -> (Puyo, PuyoSide) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/puyo/versus-hand.toml"
+        );
+        let file = WeightFile::load(std::path::Path::new(path)).unwrap();
+        let game = Battle::new(Puyo::new(Rules::Tsu), BattleRules::TSU)
+            .unwrap()
+            .game;
+        let (solo, reads) = split_match_weights(&file).unwrap();
+        assert!(reads.is_some());
+        let eval = LinearPlayer::from_file(&game, &solo).unwrap();
+        let side = PuyoSide::new(Player::new(eval, Search::OnePly), 1, reads).unwrap();
+        (game, side)
+    }
+
+    /// A 2-chain ready in columns 1 and 2 (a 2 dropped in column 2 fires it: 360 points, 5
+    /// nuisance), and column 3 eight high with no group.
+    const READY: [&str; 8] = [
+        "..3...", "..4...", "1.3...", "1.4...", "1.3...", "2.4...", "2.3...", "214...",
+    ];
+
+    /// The chain the shipped player fires on `READY` with the pair 2-3, `fixed` nuisance due,
+    /// reading the match or (`solo`) without its match weights.
+    fn chain_fired(fixed: u32, solo: bool) -> u32 {
+        let (game, mut side) = shipped();
+        if solo {
+            side.reads = None;
+        }
+        let own = Position::new(Field::from_text(&READY), Pair { axis: 2, child: 3 });
+        let opponent = Position::new(Field::EMPTY, Pair { axis: 1, child: 1 });
+        let view = MatchView {
+            now: 0,
+            position: &own,
+            pending: 0,
+            fixed,
+            carry: 0,
+            all_clear: false,
+            last_sent: 0,
+            opponent: &opponent,
+            opponent_chain_ends: None,
+            target_points: 70,
+            nuisance_cap: 30,
+            all_clear_nuisance: 30,
+            pairs: [10, 10],
+        };
+        let mv = (&side).choose(&game, &view).unwrap();
+        let mut chains = 0;
+        game.for_each_move(&own, 0, &mut |m, _, outcome, _| {
+            if m == mv {
+                chains = outcome.chains;
+            }
+        });
+        chains
+    }
+
+    #[test]
+    fn nuisance_that_would_kill_makes_the_player_fire_its_ready_chain() {
+        // 23 due: 4 rows on column 3's 8 fill row 12. The 2-chain cancels 5, and 18 fall as
+        // 3 rows: 11 high, alive. The solo weights alone would hold the chain and die.
+        assert_eq!(chain_fired(23, false), 2);
+        assert_eq!(chain_fired(23, true), 0);
+    }
+
+    #[test]
+    fn with_nothing_coming_the_player_keeps_its_chain() {
+        // The same field and pair, nothing due, an empty opponent: the solo weights hold the
+        // 2-chain, and the 5 nuisance it would send do not buy it.
+        assert_eq!(chain_fired(0, false), 0);
+    }
+
+    #[test]
+    fn every_search_that_takes_a_bias_adds_it_to_its_own_values() {
+        let (game, side) = shipped();
+        // The next pair shown, so that the lookahead looks.
+        let mut own = Position::new(Field::from_text(&READY), Pair { axis: 2, child: 3 });
+        own.next = Some(Pair { axis: 1, child: 4 });
+        let mut moves = Vec::new();
+        game.for_each_move(&own, 0, &mut |mv, _, _, _| moves.push(mv));
+        let sampled = Search::Sampled {
+            width: 4,
+            samples: 2,
+            unseen: 2,
+            fired: None,
+        };
+        for search in [Search::OnePly, Search::Lookahead, sampled] {
+            let player = Player::new(side.player.eval.clone(), search);
+            assert!(player.takes_bias());
+            // No bias: the search's own choice; a bias of 1,000 on the last placement: that.
+            let alone = player.choose(&game, &own);
+            let none = player.choose_biased(&game, &own, &mut |_, _, _| 0.0);
+            assert_eq!(none, alone, "{search:?}");
+            let last = *moves.last().unwrap();
+            let mut favour = |mv: Placement, _: &Position, _: &Outcome| f64::from(mv == last) * 1e3;
+            assert_eq!(player.choose_biased(&game, &own, &mut favour), Some(last));
+            assert_ne!(alone, Some(last), "{search:?}");
+        }
+    }
+
+    #[test]
+    fn match_weights_are_refused_alone_and_without_a_field_to_build() {
+        let (game, _) = shipped();
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/puyo/versus-hand.toml"
+        );
+        let file = WeightFile::load(std::path::Path::new(path)).unwrap();
+        assert_eq!(
+            LinearPlayer::from_file(&game, &file)
+                .unwrap_err()
+                .to_string(),
+            "`match_incoming` is a match feature: these weights play puyo matches (`stacktune versus`), not a game alone"
+        );
+        let only = WeightFile::in_memory("puyo", [("match_sent".to_string(), 1.0)].into()).unwrap();
+        assert_eq!(
+            split_match_weights(&only).unwrap_err().to_string(),
+            "it weighs match features only: a match player also needs the solo features of its field"
+        );
+        let (solo, reads) = split_match_weights(&file).unwrap();
+        let eval = LinearPlayer::from_file(&game, &solo).unwrap();
+        let beam = Player::new(eval, Search::Beam { depth: 2, width: 4 });
+        assert!(PuyoSide::new(beam.clone(), 1, None).is_ok());
+        assert_eq!(
+            PuyoSide::new(beam, 1, reads).unwrap_err().to_string(),
+            "match features play under one ply, the lookahead or the sampled beam (--samples), not a beam over the pairs shown (--depth)"
+        );
+    }
+}

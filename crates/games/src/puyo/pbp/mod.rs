@@ -6,8 +6,9 @@
 //! match is: the front end restates the whole situation at each choice (nuisance lands where
 //! the front end's draws put it, so a bot cannot follow its own field alone) and asks for one
 //! placement. This module holds the messages and their coordinates; [`front`] hosts a bot as a
-//! side of a match.
+//! side of a match, [`brain`] serves a stacktune player as a bot.
 
+pub mod brain;
 pub mod front;
 
 use super::contestant::MatchView;

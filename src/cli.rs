@@ -3,8 +3,8 @@
 //! (`python -m stacktune`), so that both are the same program.
 
 use crate::commands::{
-    compare, connect_book, evolve, export, moves, play, replay, report, solve, solve_connect, tbp,
-    versus, watch,
+    compare, connect_book, evolve, export, moves, pbp, play, replay, report, solve, solve_connect,
+    tbp, versus, watch,
 };
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use stacktune_run::backend;
@@ -43,10 +43,13 @@ enum Command {
     ConnectBook(connect_book::ConnectBookArgs),
     /// Write a weights file as one self-contained file for another runner (a Kaggle agent).
     Export(export::ExportArgs),
-    /// Versus Tetris matches between two players: weights files or Tetris Bot Protocol bots.
+    /// Versus Tetris matches between two players: weights files or Tetris Bot Protocol bots;
+    /// Puyo matches between weights files or against a Puyo Bot Protocol bot.
     Versus(versus::VersusArgs),
     /// Be a Tetris Bot Protocol bot on standard input and output, playing a weights file.
     Tbp(tbp::TbpArgs),
+    /// Be a Puyo Bot Protocol bot on standard input and output, playing a puyo weights file.
+    Pbp(pbp::PbpArgs),
 }
 
 /// Runs the command line `args` (the program's name first) and returns its exit code: 0, 1 for
@@ -76,6 +79,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
         Command::Export(args) => export::run(args),
         Command::Versus(args) => versus::run(args),
         Command::Tbp(args) => tbp::run(args),
+        Command::Pbp(args) => pbp::run(args),
     });
     // What is still buffered is written now, so that a write that fails is this command's
     // error rather than lost at exit.
@@ -163,6 +167,7 @@ impl Command {
             Command::Export(_) => ("export", false),
             Command::Versus(_) => ("versus", false),
             Command::Tbp(_) => ("tbp", false),
+            Command::Pbp(_) => ("pbp", false),
         }
     }
 }

@@ -229,6 +229,7 @@ fn a_bot_that_prints_garbage_sent_garbage() {
     assert_eq!(
         fault,
         BotFault::Garbage {
+            protocol: "TBP",
             line: "I think the T goes left".into(),
             error: "expected value at line 1 column 1".into()
         }

@@ -6,6 +6,7 @@ pub mod connect_book;
 pub mod evolve;
 pub mod export;
 pub mod moves;
+pub mod pbp;
 pub mod play;
 mod play_pieces;
 mod play_report;

@@ -1,11 +1,15 @@
 //! `versus`: matches between two versus Tetris players, each a weights file or a TBP bot, or
-//! between two Puyo weights files under Tsu's battle rules.
+//! between two Puyo players (weights files, or a weights file and a PBP bot) under Tsu's
+//! battle rules.
 
 use anyhow::{Result, bail};
 use serde::Serialize;
 use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::matches::{
     Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
+};
+use stacktune_games::puyo::pbp::front::{
+    BOT_PREFIX as PUYO_BOT_PREFIX, TIMEOUT_MS as PUYO_TIMEOUT_MS,
 };
 use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seeds as PuyoSeeds};
 use stacktune_games::settings::GameSpec;
@@ -17,13 +21,14 @@ use stacktune_players::registry::AnyGame;
 use stacktune_players::registry::Build;
 use stacktune_players::search::Search;
 use stacktune_players::versus::{
-    Game, entrant, pair_seeds, play_pairs, play_pairs_with, play_puyo_game, tally,
+    Game, PuyoEntrant, entrant, pair_seeds, play_pairs, play_pairs_with, play_puyo_game, tally,
 };
 use stacktune_run::play::{load_weights, player_for};
 use stacktune_run::report_page::{ReplayPage, render_replays};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Pairs played between two looks at an SPRT's verdict: a fixed number, so the verdict falls
 /// at the same game whatever the thread count.
@@ -36,7 +41,8 @@ pub struct VersusArgs {
     /// started with that command line; or a puyo weights file (under its [search] and pairs
     /// shown), for a match under Tsu's battle rules.
     pub first: String,
-    /// The second player, likewise.
+    /// The second player, likewise; of a puyo match also `pbp:COMMAND`, a bot speaking the
+    /// Puyo Bot Protocol (docs/puyo-bot-protocol.md).
     pub second: String,
     /// Games, in pairs on one seed with the sides swapped (an odd number is rounded up); with
     /// --sprt the most it plays.
@@ -180,10 +186,12 @@ pub fn run(args: VersusArgs) -> Result<()> {
 }
 
 /// Whether the match is of puyo: `--game puyo`, or no game given and the first player a
-/// puyo weights file.
+/// puyo weights file or either a `pbp:` bot.
 fn is_puyo(args: &VersusArgs) -> Result<bool> {
+    let bot = |name: &String| name.starts_with(PUYO_BOT_PREFIX);
     Ok(match args.game.game.as_deref() {
         Some(game) => game == "puyo",
+        None if bot(&args.first) || bot(&args.second) => true,
         None => {
             let path = Path::new(&args.first);
             path.is_file() && stacktune_players::weights::WeightFile::load(path)?.game == "puyo"
@@ -191,28 +199,27 @@ fn is_puyo(args: &VersusArgs) -> Result<bool> {
     })
 }
 
-/// A match between two puyo weights files under the battle rules the flags give, each file
-/// under its own search and pairs shown.
+/// A match between a puyo weights file and another one or a `pbp:` bot, under the battle
+/// rules the flags and the first file give, each file under its own search and pairs shown.
 fn run_puyo(args: &VersusArgs) -> Result<()> {
     if args.replay_html.is_some() {
         bail!("--replay-html draws versus tetris matches only, not puyo");
     }
     let cap = u32::try_from(args.max_pieces)
         .map_err(|_| anyhow::anyhow!("--max-pieces {} is too many pairs", args.max_pieces))?;
-    let side = |name: &str| -> Result<_> {
-        let mut spec = args.game.clone();
-        spec.game.get_or_insert_with(|| "puyo".to_string());
-        let path = Path::new(name);
-        let file = load_weights(path, &mut spec)?;
-        let (battle, shown) = Battle::from_spec(&spec)?;
-        let in_file = |e: anyhow::Error| anyhow::anyhow!("weights file {}: {e}", path.display());
-        let (solo, reads) = split_match_weights(&file).map_err(in_file)?;
-        let player = player_for(&battle.game, &spec, &solo, path)?;
-        let side = PuyoSide::new(player, shown, reads).map_err(in_file)?;
-        Ok((battle, side))
+    let weights = |name: &str| -> Result<_> {
+        let (battle, side) = puyo_side(name, &args.game)?;
+        Ok((battle, PuyoEntrant::Weights(Box::new(side))))
     };
-    let (battle, first) = side(&args.first)?;
-    let (_, second) = side(&args.second)?;
+    if args.first.starts_with(PUYO_BOT_PREFIX) {
+        bail!("the first player of a puyo match is a weights file; a `pbp:` bot plays second");
+    }
+    let (battle, first) = weights(&args.first)?;
+    let timeout = Duration::from_millis(args.game.timeout_ms.unwrap_or(PUYO_TIMEOUT_MS));
+    let second = match PuyoEntrant::bot(&args.second, &battle, timeout)? {
+        Some(bot) => bot,
+        None => weights(&args.second)?.1,
+    };
     let sprt = sprt_of(args)?;
     let pool = stacktune_game::episode::thread_pool(args.threads)?;
     let (games, verdict) = play_match(
@@ -227,6 +234,21 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
         sprt,
     )?;
     show(args, &report_of(args, &games, sprt.zip(verdict)))
+}
+
+/// A puyo weights file as a side of a match, under its own search and pairs shown, and the
+/// battle its `[game]` and the flags `spec` give.
+pub fn puyo_side(name: &str, spec: &GameSpec) -> Result<(Battle, PuyoSide)> {
+    let mut spec = spec.clone();
+    spec.game.get_or_insert_with(|| "puyo".to_string());
+    let path = Path::new(name);
+    let file = load_weights(path, &mut spec)?;
+    let (battle, shown) = Battle::from_spec(&spec)?;
+    let in_file = |e: anyhow::Error| anyhow::anyhow!("weights file {}: {e}", path.display());
+    let (solo, reads) = split_match_weights(&file).map_err(in_file)?;
+    let player = player_for(&battle.game, &spec, &solo, path)?;
+    let side = PuyoSide::new(player, shown, reads).map_err(in_file)?;
+    Ok((battle, side))
 }
 
 /// The SPRT the flags ask for, if any.

@@ -23,6 +23,7 @@ mod math;
 mod panel;
 mod progress;
 mod puyo;
+mod puyo_pbp;
 mod puyo_versus;
 mod readme;
 mod replay;

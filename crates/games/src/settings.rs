@@ -304,9 +304,10 @@ game_settings! {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     think_ms: Option<u64> = "think-ms" for [Guideline];
     /// Guideline tetris: how long a bot opponent may take to answer beyond its thinking time
-    /// before it loses the game, in milliseconds (default 5,000).
+    /// before it loses the game, in milliseconds (default 5,000); puyo versus: how long a
+    /// `pbp:` bot may take for any answer (default 5,000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    timeout_ms: Option<u64> = "timeout-ms" for [Guideline];
+    timeout_ms: Option<u64> = "timeout-ms" for [Guideline, PuyoVersus];
     /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
     /// weights file (default: tutorial and negamax4).
     #[cfg_attr(feature = "clap", arg(value_name = "NAME|FILE"))]

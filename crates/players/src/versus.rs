@@ -16,10 +16,17 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::stats::matches::{Outcome, Pentanomial, Trinomial};
+use stacktune_games::puyo::Puyo;
+use stacktune_games::puyo::contestant::{Contestant as PuyoContestant, MatchView};
+use stacktune_games::puyo::pbp::front::{
+    BOT_PREFIX as PUYO_BOT_PREFIX, BotSettings as PuyoBotSettings, BotSide as PuyoBotSide,
+};
+use stacktune_games::puyo::rules::Placement;
 use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seeds as PuyoSeeds};
 use stacktune_games::tetris::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seeds};
 use stacktune_games::tetris::guideline::tbp::front::BotSide;
 use stacktune_games::tetris::guideline::{Guideline, Opponent, OpponentKind};
+use std::time::Duration;
 
 /// One of a match's two players by name, read as a run reads its opponents (a weights file,
 /// `hand` or `tbp:COMMAND`); a bot is started once here, so that one that cannot start is
@@ -79,18 +86,67 @@ pub fn play_game(
     (outcome_of(&record.end, usize::from(!first_left)), record)
 }
 
+/// One side of a Puyo match: a weights file under its search, or a bot behind the Puyo Bot
+/// Protocol started afresh for each game.
+pub enum PuyoEntrant {
+    Weights(Box<PuyoSide>),
+    Bot(PuyoBotSettings),
+}
+
+impl PuyoEntrant {
+    /// A bot side by its `pbp:COMMAND` name, started once here so that one that cannot start
+    /// (or refuses the rules) is refused before any game; `None` for a name that is not a bot's.
+    pub fn bot(name: &str, battle: &Battle, timeout: Duration) -> Result<Option<PuyoEntrant>> {
+        let Some(command) = name.strip_prefix(PUYO_BOT_PREFIX) else {
+            return Ok(None);
+        };
+        let refused = |e: String| anyhow::anyhow!("player `{name}`: {e}");
+        let settings = PuyoBotSettings {
+            command: command.parse().map_err(refused)?,
+            timeout,
+        };
+        PuyoBotSide::launch(&settings, &battle.game, &battle.rules)
+            .map_err(|f| refused(f.to_string()))?;
+        Ok(Some(PuyoEntrant::Bot(settings)))
+    }
+
+    /// This side of one game of `battle`: its player, or its bot launched afresh (a bot that
+    /// cannot start loses at its first choice, with the reason).
+    fn seat(&self, battle: &Battle) -> Box<dyn PuyoContestant + '_> {
+        match self {
+            PuyoEntrant::Weights(side) => Box::new(&**side),
+            PuyoEntrant::Bot(settings) => {
+                match PuyoBotSide::launch(settings, &battle.game, &battle.rules) {
+                    Ok(bot) => Box::new(bot),
+                    Err(fault) => Box::new(Forfeit(fault.to_string())),
+                }
+            }
+        }
+    }
+}
+
+/// A side that loses at its first choice, with the reason it cannot play.
+struct Forfeit(String);
+
+impl PuyoContestant for Forfeit {
+    fn choose(&mut self, _: &Puyo, _: &MatchView<'_>) -> Result<Placement, String> {
+        Err(self.0.clone())
+    }
+}
+
 /// Plays one Puyo game: `first` on the left when `first_left`, else on the right, on `seeds`.
 pub fn play_puyo_game(
     battle: &Battle,
-    first: &PuyoSide,
-    second: &PuyoSide,
+    first: &PuyoEntrant,
+    second: &PuyoEntrant,
     seeds: PuyoSeeds,
     first_left: bool,
     cap: u32,
 ) -> (Outcome, PuyoRecord) {
-    let seats = match first_left {
-        true => [first, second],
-        false => [second, first],
+    let (mut a, mut b) = (first.seat(battle), second.seat(battle));
+    let seats: [&mut dyn PuyoContestant; 2] = match first_left {
+        true => [&mut *a, &mut *b],
+        false => [&mut *b, &mut *a],
     };
     let record = battle.play(seats, seeds, cap);
     (outcome_of(&record.end, usize::from(!first_left)), record)

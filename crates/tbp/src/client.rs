@@ -14,10 +14,13 @@
 
 use super::lines::{Frame, excerpt, read_frame, write_message};
 use super::messages::{BotMessage, FrontendMessage, Info, Move, Piece, Rules, Start, Suggestion};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
+use std::marker::PhantomData;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
@@ -99,8 +102,13 @@ pub enum BotFault {
         awaited: &'static str,
         after: Duration,
     },
-    /// A line that is not a TBP message (as much of it as a report can show).
-    Garbage { line: String, error: String },
+    /// A line that is not a message of the bot's protocol (as much of it as a report can
+    /// show).
+    Garbage {
+        protocol: &'static str,
+        line: String,
+        error: String,
+    },
     /// The bot closed its standard output but went on running.
     ClosedOutput { during: &'static str },
     /// The bot closed its standard input (writing to it failed) but went on running.
@@ -125,10 +133,14 @@ impl fmt::Display for BotFault {
                 "the bot sent no `{awaited}` within {} ms",
                 after.as_millis()
             ),
-            BotFault::Garbage { line, error } => {
+            BotFault::Garbage {
+                protocol,
+                line,
+                error,
+            } => {
                 write!(
                     f,
-                    "the bot sent a line that is not a TBP message ({error}): {line}"
+                    "the bot sent a line that is not a {protocol} message ({error}): {line}"
                 )
             }
             BotFault::ClosedOutput { during } => {
@@ -150,11 +162,44 @@ impl std::error::Error for BotFault {}
 /// A bot that has sent `info` and accepted the rules, ready for `start`.
 pub struct Bot {
     info: Info,
+    link: Link<BotMessage>,
+}
+
+/// A protocol's messages from a bot, as a [`Link`] sorts them: TBP's here, and any other
+/// protocol on the same pattern (JSON lines with a `type`, an `error`, unknown types skipped).
+pub trait Incoming: DeserializeOwned {
+    /// The protocol's name, for a line that is not one of its messages.
+    const PROTOCOL: &'static str;
+    /// The bot's reason when the message is its `error`.
+    fn refusal(&self) -> Option<&str>;
+    /// The message is of a type this side does not know (skipped, as TBP's spec asks).
+    fn unknown(&self) -> bool;
+}
+
+impl Incoming for BotMessage {
+    const PROTOCOL: &'static str = "TBP";
+    fn refusal(&self) -> Option<&str> {
+        match self {
+            BotMessage::Error { reason } => Some(reason),
+            _ => None,
+        }
+    }
+    fn unknown(&self) -> bool {
+        matches!(self, BotMessage::Unknown)
+    }
+}
+
+/// A bot process (or any reader and writer) behind calls that cannot hang: messages `M` read
+/// by a thread with a cap on each line, every wait bounded by the timeout, every failure a
+/// [`BotFault`] that kills the process and answers every later call. The machinery of
+/// [`Bot`], for any protocol on TBP's pattern.
+pub struct Link<M> {
     child: Option<Child>,
     input: Box<dyn Write + Send>,
     output: Receiver<io::Result<Frame>>,
     timeout: Duration,
     fault: Option<BotFault>,
+    messages: PhantomData<fn() -> M>,
 }
 
 /// A bot process never outlives stacktune, however stacktune ends (SIGKILL included): on
@@ -192,6 +237,99 @@ impl Bot {
         rules: &Rules,
         options: BotOptions,
     ) -> Result<Bot, BotFault> {
+        Bot::handshake(Link::launch(command, options)?, rules)
+    }
+
+    /// A bot already connected by a reader of its messages and a writer of ours (a bot in this
+    /// process, or behind any other transport): reads its `info`, sends `rules`, waits for
+    /// `ready`. With no process, a closed stream is [`BotFault::ClosedOutput`].
+    pub fn connect(
+        reader: impl Read + Send + 'static,
+        writer: impl Write + Send + 'static,
+        rules: &Rules,
+        timeout: Duration,
+    ) -> Result<Bot, BotFault> {
+        Bot::handshake(Link::over(reader, writer, None, timeout), rules)
+    }
+
+    fn handshake(mut link: Link<BotMessage>, rules: &Rules) -> Result<Bot, BotFault> {
+        let info = link.await_message("info", "waiting for `info`", |m| match m {
+            BotMessage::Info(info) => Some(info),
+            _ => None,
+        })?;
+        link.send(&FrontendMessage::Rules(*rules), "sending `rules`")?;
+        link.await_message("ready", "waiting for `ready`", |m| match m {
+            BotMessage::Ready => Some(()),
+            _ => None,
+        })?;
+        Ok(Bot { info, link })
+    }
+
+    /// What the bot said of itself.
+    pub fn info(&self) -> &Info {
+        &self.info
+    }
+
+    /// Sets the wait for each later message: a bot may need longer to load than to answer.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.link.set_timeout(timeout);
+    }
+
+    /// The fault that ended this bot, if one did.
+    pub fn fault(&self) -> Option<&BotFault> {
+        self.link.fault()
+    }
+
+    /// Sends `start`: the bot calculates from this position (again after garbage lands).
+    pub fn start(&mut self, start: &Start) -> Result<(), BotFault> {
+        self.link.send(
+            &FrontendMessage::Start(Box::new(start.clone())),
+            "sending `start`",
+        )
+    }
+
+    /// Asks for moves and waits for them, at most the timeout. Lines the bot sent since the
+    /// last request are read first (a late answer must not pass for this one's).
+    pub fn suggest(&mut self) -> Result<Suggestion, BotFault> {
+        self.link.drain()?;
+        self.link
+            .send(&FrontendMessage::Suggest, "sending `suggest`")?;
+        self.link
+            .await_message("suggestion", "waiting for `suggestion`", |m| match m {
+                BotMessage::Suggestion(suggestion) => Some(suggestion),
+                _ => None,
+            })
+    }
+
+    /// Sends `play`: the bot advances as if `mv` was played.
+    pub fn play(&mut self, mv: &Move) -> Result<(), BotFault> {
+        self.link
+            .send(&FrontendMessage::Play { mv: *mv }, "sending `play`")
+    }
+
+    /// Sends `new_piece`: a piece joined the queue.
+    pub fn new_piece(&mut self, piece: Piece) -> Result<(), BotFault> {
+        self.link
+            .send(&FrontendMessage::NewPiece { piece }, "sending `new_piece`")
+    }
+
+    /// Sends `stop`: the game is over for this bot.
+    pub fn stop(&mut self) -> Result<(), BotFault> {
+        self.link.send(&FrontendMessage::Stop, "sending `stop`")
+    }
+
+    /// Sends `quit` and waits for the process to exit (at most the timeout, then it is
+    /// killed); its exit status, or `None` for a bot that is not a process of ours.
+    pub fn quit(mut self) -> Result<Option<ExitStatus>, BotFault> {
+        self.link.send(&FrontendMessage::Quit, "sending `quit`")?;
+        self.link.exit()
+    }
+}
+
+impl<M: Incoming> Link<M> {
+    /// Starts `command` with piped standard input and output; its standard error goes where
+    /// `options` says.
+    pub fn launch(command: &BotCommand, options: BotOptions) -> Result<Link<M>, BotFault> {
         survive_closed_pipes();
         let stderr = match options.stderr {
             BotStderr::Inherit => Stdio::inherit(),
@@ -211,28 +349,17 @@ impl Bot {
         })?;
         let input = child.stdin.take().expect("stdin was piped");
         let output = child.stdout.take().expect("stdout was piped");
-        let bot = Bot::over(output, input, Some(child), options.timeout);
-        bot.handshake(rules)
+        Ok(Link::over(output, input, Some(child), options.timeout))
     }
 
-    /// A bot already connected by a reader of its messages and a writer of ours (a bot in this
-    /// process, or behind any other transport): reads its `info`, sends `rules`, waits for
-    /// `ready`. With no process, a closed stream is [`BotFault::ClosedOutput`].
-    pub fn connect(
-        reader: impl Read + Send + 'static,
-        writer: impl Write + Send + 'static,
-        rules: &Rules,
-        timeout: Duration,
-    ) -> Result<Bot, BotFault> {
-        Bot::over(reader, writer, None, timeout).handshake(rules)
-    }
-
-    fn over(
+    /// A link over a reader of the bot's messages and a writer of ours, and its process if
+    /// it is one.
+    pub fn over(
         reader: impl Read + Send + 'static,
         writer: impl Write + Send + 'static,
         child: Option<Child>,
         timeout: Duration,
-    ) -> Bot {
+    ) -> Link<M> {
         let (sender, output) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(reader);
@@ -244,35 +371,17 @@ impl Bot {
                 }
             }
         });
-        Bot {
-            info: Info::default(),
+        Link {
             child,
             input: Box::new(writer),
             output,
             timeout,
             fault: None,
+            messages: PhantomData,
         }
     }
 
-    fn handshake(mut self, rules: &Rules) -> Result<Bot, BotFault> {
-        self.info = self.await_message("info", "waiting for `info`", |m| match m {
-            BotMessage::Info(info) => Some(info),
-            _ => None,
-        })?;
-        self.send(&FrontendMessage::Rules(*rules), "sending `rules`")?;
-        self.await_message("ready", "waiting for `ready`", |m| match m {
-            BotMessage::Ready => Some(()),
-            _ => None,
-        })?;
-        Ok(self)
-    }
-
-    /// What the bot said of itself.
-    pub fn info(&self) -> &Info {
-        &self.info
-    }
-
-    /// Sets the wait for each later message: a bot may need longer to load than to answer.
+    /// Sets the wait for each later message.
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
     }
@@ -282,44 +391,9 @@ impl Bot {
         self.fault.as_ref()
     }
 
-    /// Sends `start`: the bot calculates from this position (again after garbage lands).
-    pub fn start(&mut self, start: &Start) -> Result<(), BotFault> {
-        self.send(
-            &FrontendMessage::Start(Box::new(start.clone())),
-            "sending `start`",
-        )
-    }
-
-    /// Asks for moves and waits for them, at most the timeout. Lines the bot sent since the
-    /// last request are read first (a late answer must not pass for this one's).
-    pub fn suggest(&mut self) -> Result<Suggestion, BotFault> {
-        self.drain()?;
-        self.send(&FrontendMessage::Suggest, "sending `suggest`")?;
-        self.await_message("suggestion", "waiting for `suggestion`", |m| match m {
-            BotMessage::Suggestion(suggestion) => Some(suggestion),
-            _ => None,
-        })
-    }
-
-    /// Sends `play`: the bot advances as if `mv` was played.
-    pub fn play(&mut self, mv: &Move) -> Result<(), BotFault> {
-        self.send(&FrontendMessage::Play { mv: *mv }, "sending `play`")
-    }
-
-    /// Sends `new_piece`: a piece joined the queue.
-    pub fn new_piece(&mut self, piece: Piece) -> Result<(), BotFault> {
-        self.send(&FrontendMessage::NewPiece { piece }, "sending `new_piece`")
-    }
-
-    /// Sends `stop`: the game is over for this bot.
-    pub fn stop(&mut self) -> Result<(), BotFault> {
-        self.send(&FrontendMessage::Stop, "sending `stop`")
-    }
-
-    /// Sends `quit` and waits for the process to exit (at most the timeout, then it is
-    /// killed); its exit status, or `None` for a bot that is not a process of ours.
-    pub fn quit(mut self) -> Result<Option<ExitStatus>, BotFault> {
-        self.send(&FrontendMessage::Quit, "sending `quit`")?;
+    /// Waits for the process to exit once told to (at most the timeout, then it is killed);
+    /// its exit status, or `None` for a bot that is not a process of ours.
+    pub fn exit(&mut self) -> Result<Option<ExitStatus>, BotFault> {
         let Some(child) = self.child.as_mut() else {
             return Ok(None);
         };
@@ -333,7 +407,7 @@ impl Bot {
     }
 
     /// Writes one message; a failed write is a bot that died or closed its input.
-    fn send(&mut self, message: &FrontendMessage, during: &'static str) -> Result<(), BotFault> {
+    pub fn send(&mut self, message: &impl Serialize, during: &'static str) -> Result<(), BotFault> {
         if let Some(fault) = &self.fault {
             return Err(fault.clone());
         }
@@ -345,11 +419,11 @@ impl Bot {
 
     /// Waits for the message `pick` takes (of type `awaited`); unknown types and other known
     /// ones are skipped (the spec lets bots grow), `error` is a fault.
-    fn await_message<T>(
+    pub fn await_message<T>(
         &mut self,
         awaited: &'static str,
         during: &'static str,
-        pick: impl Fn(BotMessage) -> Option<T>,
+        pick: impl Fn(M) -> Option<T>,
     ) -> Result<T, BotFault> {
         if let Some(fault) = &self.fault {
             return Err(fault.clone());
@@ -373,7 +447,7 @@ impl Bot {
 
     /// Reads what has already arrived, without waiting: a fault in it ends the bot, messages
     /// are dropped as stale.
-    fn drain(&mut self) -> Result<(), BotFault> {
+    pub fn drain(&mut self) -> Result<(), BotFault> {
         if let Some(fault) = &self.fault {
             return Err(fault.clone());
         }
@@ -392,12 +466,18 @@ impl Bot {
         &mut self,
         frame: io::Result<Frame>,
         during: &'static str,
-    ) -> Result<Option<BotMessage>, BotFault> {
+    ) -> Result<Option<M>, BotFault> {
+        let protocol = M::PROTOCOL;
         let line = match frame {
             Ok(Frame::Line(line)) => line,
             Ok(Frame::Invalid { reason, start }) => {
                 let error = reason.to_string();
-                return Err(self.faulted(BotFault::Garbage { line: start, error }));
+                let line = start;
+                return Err(self.faulted(BotFault::Garbage {
+                    protocol,
+                    line,
+                    error,
+                }));
             }
             Ok(Frame::End) | Err(_) => {
                 return Err(self.ended(during, BotFault::ClosedOutput { during }));
@@ -406,13 +486,22 @@ impl Bot {
         if line.trim().is_empty() {
             return Ok(None);
         }
-        match serde_json::from_str::<BotMessage>(&line) {
-            Ok(BotMessage::Error { reason }) => Err(self.faulted(BotFault::Refused { reason })),
-            Ok(BotMessage::Unknown) => Ok(None),
-            Ok(message) => Ok(Some(message)),
+        match serde_json::from_str::<M>(&line) {
+            Ok(message) => match message.refusal() {
+                Some(reason) => {
+                    let reason = reason.to_string();
+                    Err(self.faulted(BotFault::Refused { reason }))
+                }
+                None if message.unknown() => Ok(None),
+                None => Ok(Some(message)),
+            },
             Err(e) => {
                 let (line, error) = (excerpt(&line), e.to_string());
-                Err(self.faulted(BotFault::Garbage { line, error }))
+                Err(self.faulted(BotFault::Garbage {
+                    protocol,
+                    line,
+                    error,
+                }))
             }
         }
     }
@@ -436,7 +525,9 @@ impl Bot {
         self.fault = Some(fault.clone());
         fault
     }
+}
 
+impl<M> Link<M> {
     fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             // Both fail only for a process already reaped, which is what is wanted.
@@ -446,7 +537,7 @@ impl Bot {
     }
 }
 
-impl Drop for Bot {
+impl<M> Drop for Link<M> {
     fn drop(&mut self) {
         self.kill();
     }
@@ -458,7 +549,7 @@ impl Drop for Bot {
 /// serves as one sets it back to ignored first, here in the protocol, so that every command
 /// that talks to a bot (`versus`, `play` and `evolve` with a `tbp:` opponent, `tbp`) survives
 /// a peer that leaves and says so in a line.
-pub(crate) fn survive_closed_pipes() {
+pub fn survive_closed_pipes() {
     // SAFETY: only changes one signal's disposition to ignored, which is always sound.
     #[cfg(unix)]
     unsafe {

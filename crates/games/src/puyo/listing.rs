@@ -5,7 +5,7 @@
 //! `--piece 41` is the pair with axis colour 4 and child colour 1.
 
 use super::features::{self, ALL_FEATURES, FEATURE_NAMES};
-use super::field::{Field, MAX_COLOURS, VISIBLE, VISIBLE_ROWS, WIDTH};
+use super::field::{Field, MAX_COLOURS, NUISANCE, VISIBLE, VISIBLE_ROWS, WIDTH};
 use super::rules::{self, Pair, Rules};
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -39,6 +39,7 @@ pub fn parse_board(text: &str, source: &str) -> Result<(Field, Rules)> {
             .chars()
             .map(|c| match c {
                 '.' | '0' => Ok(0),
+                'o' => Ok(NUISANCE),
                 '1'..='9' => {
                     let colour = c as u8 - b'0';
                     if colour as usize > MAX_COLOURS {
@@ -50,7 +51,7 @@ pub fn parse_board(text: &str, source: &str) -> Result<(Field, Rules)> {
                     Ok(colour)
                 }
                 _ => bail!(
-                    "board file {source} row {}: `{c}` is not a cell (`.` or `0` empty, 1 to {MAX_COLOURS} colours)",
+                    "board file {source} row {}: `{c}` is not a cell (`.` or `0` empty, 1 to {MAX_COLOURS} colours, `o` nuisance)",
                     i + 1
                 ),
             })

@@ -13,6 +13,7 @@ mod forms;
 pub mod listing;
 pub mod match_features;
 mod page;
+pub mod pbp;
 pub mod rules;
 pub mod versus;
 
@@ -136,6 +137,12 @@ impl Position {
             fired: Chain::default(),
         }
     }
+
+    /// Owes (or not) an all clear's bonus to the next chain: a position told by another
+    /// program (a Puyo Bot Protocol front end) says so in a flag.
+    pub fn set_all_clear(&mut self, owed: bool) {
+        self.all_clear = owed;
+    }
 }
 
 impl Puyo {
@@ -150,6 +157,11 @@ impl Puyo {
             fire_points: None,
             board_features: None,
         }
+    }
+
+    /// Colours the pairs are dealt from: a bot told the rules must know them.
+    pub fn colours(&self) -> u8 {
+        self.colours
     }
 
     /// The ruleset: how many rows a field has (Tsu's hidden 13th) and how chains score.

@@ -202,6 +202,9 @@ fn is_puyo(args: &VersusArgs) -> Result<bool> {
 /// A match between a puyo weights file and another one or a `pbp:` bot, under the battle
 /// rules the flags and the first file give, each file under its own search and pairs shown.
 fn run_puyo(args: &VersusArgs) -> Result<()> {
+    if !args.game.opponents.is_empty() {
+        bail!("--opponent names a run's or play's opponents; versus plays its two players");
+    }
     if args.replay_html.is_some() {
         bail!("--replay-html draws versus tetris matches only, not puyo");
     }

@@ -107,7 +107,7 @@ fn puyo_matches_refuse_what_they_cannot_play_with_one_line() {
     let out = run(&["play", "--weights", HAND, "--mode", "versus"]);
     assert_one_line_error(
         &out,
-        "puyo --mode versus: a puyo match is played by `stacktune versus`, not one side alone",
+        "puyo versus runs play matches: name their opponents (`opponents = [\"weights/puyo/hand.toml\"]`, --opponent FILE)",
     );
 }
 

@@ -61,6 +61,38 @@ population = 6
 elitism = 1
 "#;
 
+/// A Puyo versus run from the hand-set match player: 5 candidates, 3 peers, `hand.toml` (beside
+/// the config) as the anchor, a hall of fame of one, matches of at most 30 pairs a side.
+const PUYO: &str = r#"
+name = "selfplay"
+seed = 5
+generations = 3
+games = 2
+max_pieces = 30
+validation_games = 4
+validate_every = 2
+final_games = 4
+validation_max_pieces = 30
+validation_seed = 13
+hall_of_fame = 1
+init = "versus-hand.toml"
+
+[game]
+game = "puyo"
+mode = "versus"
+opponents = ["hand.toml"]
+
+[matches]
+peers = 3
+
+[optimizer]
+kind = "cmaes"
+
+[cmaes]
+population = 5
+sigma0 = 0.1
+"#;
+
 fn evolve(dir: &Path, config: &str, out: &str, threads: &str) {
     let o = run_in(
         dir,
@@ -135,6 +167,37 @@ fn a_guideline_self_play_run_is_the_same_at_any_thread_count_and_after_resume() 
 }
 
 #[test]
+fn a_puyo_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["hand.toml", "versus-hand.toml"] {
+        std::fs::copy(
+            root().join("weights/puyo").join(name),
+            dir.path().join(name),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("run.toml"), PUYO).unwrap();
+    evolve(dir.path(), "run.toml", "whole", "1");
+    evolve(dir.path(), "run.toml", "two", "2");
+    assert_same(dir.path(), "whole", "two", "1 and 2 threads");
+    let whole = dir.path().join("whole");
+    let history = read(&whole, "history.csv");
+    // 5 candidates × 2 games × (1 anchor + hall + 3 peers) a generation.
+    assert_eq!(column(&history, "evaluations"), ["40", "90", "140"]);
+    // The candidates weigh the match features as weights of their own.
+    assert!(read(&whole, "best.toml").contains("match_lethal = "));
+    assert!(read(&whole, "report.html").contains("in logistic Elo above `hand.toml`"));
+
+    let short = PUYO.replace("generations = 3", "generations = 2");
+    std::fs::write(dir.path().join("short.toml"), short).unwrap();
+    evolve(dir.path(), "short.toml", "cut", "2");
+    let cut = dir.path().join("cut");
+    let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 3");
+    std::fs::write(cut.join("run.toml"), run_toml).unwrap();
+    resume_gives_whole(dir.path(), "a puyo self-play run");
+}
+
+#[test]
 fn a_connect_round_robin_is_the_same_at_any_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("run.toml"), CONNECT).unwrap();
@@ -178,6 +241,17 @@ fn what_cannot_be_rated_is_refused_in_one_line() {
             "generations = 1\n[game]\ngame = \"tetris\"\nrules = \"guideline\"\nopponents = [{parity:?}]\n[matches]\n"
         ),
         "it holds connect weights, not guideline tetris weights",
+    );
+    refused(
+        "generations = 1\n[game]\ngame = \"puyo\"\nmode = \"versus\"\n[matches]\n".into(),
+        "puyo versus runs play matches: name their opponents (`opponents = [\"weights/puyo/hand.toml\"]`, --opponent FILE)",
+    );
+    let hand = root().join("weights/puyo/hand.toml");
+    refused(
+        format!(
+            "generations = 1\n[game]\ngame = \"puyo\"\nmode = \"versus\"\nbeam_width = 4\nopponents = [{hand:?}]\n[matches]\n"
+        ),
+        "puyo versus runs play one ply, which reads the match at its first move: drop --beam-width",
     );
     refused(
         "generations = 1\n[game]\ngame = \"connect\"\n[matches]\npeers = 0\n".into(),

@@ -73,6 +73,7 @@ fn example(key: &str, ruleset: Ruleset) -> Option<Vec<&'static str>> {
         ("think_ms", _) => vec!["--think-ms", "20"],
         ("timeout_ms", _) => vec!["--timeout-ms", "900"],
         ("opponents", Connect) => vec!["--opponent", "random"],
+        ("opponents", PuyoVersus) => vec!["--opponent", "hand.toml"],
         ("opponents", _) => vec!["--opponent", "hand"],
         ("board_features", _) => vec!["--board-feature", "mine"],
         ("bag7", _) => vec!["--bag7"],
@@ -117,10 +118,10 @@ fn written(run: &Path, key: &str) -> Option<String> {
 /// One setting on one game: given on the command line, it is in run.toml, and still there once
 /// the run resumes for another generation.
 fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Result<(), String> {
-    if ruleset == Ruleset::PuyoVersus {
+    let key = setting.key;
+    if ruleset == Ruleset::PuyoVersus && PUYO_SEARCH.contains(&key) {
         return walk_versus(dir, setting, flags);
     }
-    let key = setting.key;
     if key == "board_features" {
         return walk_board_feature(dir, flags);
     }
@@ -133,6 +134,15 @@ fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Resu
     if !matches!(key, "game" | "rules") {
         args.extend_from_slice(game_flags(ruleset));
     }
+    if ruleset == Ruleset::PuyoVersus {
+        // A versus run plays matches against its opponents (hand.toml beside the config).
+        args.extend(["--mode", "versus"].iter().filter(|_| key != "mode"));
+        args.extend(
+            ["--opponent", "hand.toml"]
+                .iter()
+                .filter(|_| key != "opponents"),
+        );
+    }
     args.extend_from_slice(flags);
     args.extend_from_slice(&["--quiet", "--out", &out_name]);
     let out = run_in(dir, &args);
@@ -141,7 +151,11 @@ fn walk(dir: &Path, setting: &Setting, ruleset: Ruleset, flags: &[&str]) -> Resu
         return Err(format!("{args:?}: {error}"));
     }
     let run = dir.join(&out_name);
-    let want = expected(flags, setting.flag);
+    let want = match (key, ruleset) {
+        // run.toml names its weights files from its own folder.
+        ("opponents", Ruleset::PuyoVersus) => "../hand.toml".to_string(),
+        _ => expected(flags, setting.flag),
+    };
     let check = |when: &str| match written(&run, key) {
         Some(value) if value == want => Ok(()),
         other => Err(format!(
@@ -179,7 +193,20 @@ fn walk_board_feature(dir: &Path, flags: &[&str]) -> Result<(), String> {
     }
 }
 
-/// One setting of Puyo's battle rules, which no run takes: given to a short `versus`, the
+/// The search settings of Puyo's battle rules, which a versus run refuses (it plays one ply,
+/// reading the match at its first move): `versus` takes them.
+const PUYO_SEARCH: [&str; 8] = [
+    "depth",
+    "beam_width",
+    "samples",
+    "unseen",
+    "fired",
+    "nodes",
+    "pairs_shown",
+    "preview",
+];
+
+/// One search setting of Puyo's battle rules ([`PUYO_SEARCH`]): given to a short `versus`, the
 /// match is played and its report holds the setting.
 fn walk_versus(dir: &Path, setting: &Setting, flags: &[&str]) -> Result<(), String> {
     let hand = root().join("weights/puyo/hand.toml");
@@ -218,6 +245,11 @@ fn every_setting_of_every_game_reaches_run_toml_and_survives_a_resume() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("run.config.toml"), CONFIG).unwrap();
     std::fs::write(dir.path().join("uncapped.toml"), UNCAPPED).unwrap();
+    std::fs::copy(
+        root().join("weights/puyo/hand.toml"),
+        dir.path().join("hand.toml"),
+    )
+    .unwrap();
     let mut failures = Vec::new();
     let mut walked = 0;
     for setting in GameSpec::SETTINGS {

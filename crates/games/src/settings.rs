@@ -309,10 +309,10 @@ game_settings! {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     timeout_ms: Option<u64> = "timeout-ms" for [Guideline, PuyoVersus];
     /// Connect-N: an opponent, repeat for a pool: random, tutorial, negamax4 or a connect
-    /// weights file (default: tutorial and negamax4).
+    /// weights file (default: tutorial and negamax4). Puyo versus runs: a puyo weights file.
     #[cfg_attr(feature = "clap", arg(value_name = "NAME|FILE"))]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    opponents: Vec<String> = "opponent" for [Connect, Guideline];
+    opponents: Vec<String> = "opponent" for [Connect, Guideline, PuyoVersus];
     /// Puyo: a feature of one's own, a function of the board defined beside the run (in
     /// Python, or on the browser's page), tuned after the built-in features; repeat for more.
     #[cfg_attr(feature = "clap", arg(value_name = "NAME"))]

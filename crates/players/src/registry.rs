@@ -128,6 +128,7 @@ impl Build for GameSpec {
         let agents: &[&str] = match self.ruleset() {
             Ruleset::Connect => &connect::agents::Opponent::NAMES,
             Ruleset::Guideline => &[guideline::HAND_NAME],
+            Ruleset::PuyoVersus => &[],
             _ => return Vec::new(),
         };
         self.opponents
@@ -177,6 +178,12 @@ impl Build for GameSpec {
                         .with_preview(self.preview)
                         .with_splitting(self.splitting);
                 Ok(AnyGame::Tetris(game))
+            }
+            "puyo" if self.ruleset() == Ruleset::PuyoVersus => {
+                let opponent = |game: &puyo::Puyo, name: &str| puyo_opponent(game, name, load);
+                Ok(AnyGame::Puyo(puyo::Puyo::versus_from_spec(
+                    self, &opponent,
+                )?))
             }
             "puyo" => Ok(AnyGame::Puyo(puyo::Puyo::from_spec(self)?)),
             "connect" => {
@@ -303,6 +310,28 @@ pub fn guideline_policy(
             .map_err(|e| anyhow::anyhow!("{role} weights file {name}: {e}"))?
     };
     Ok(Arc::new(player))
+}
+
+/// An opponent of a Puyo versus run: the weights file `name`, which `load` reads, its match
+/// weights (if any) read from the match, one ply as the run's candidates play.
+fn puyo_opponent(
+    game: &puyo::Puyo,
+    name: &str,
+    load: &dyn Fn(&Path) -> Result<WeightFile>,
+) -> Result<puyo::selfplay::Opponent> {
+    let in_file = |e: anyhow::Error| anyhow::anyhow!("opponent weights file {name}: {e:#}");
+    let file = load(Path::new(name)).map_err(in_file)?;
+    if file.search.is_some() || file.pairs_shown.is_some_and(|n| n > 1) {
+        return Err(in_file(anyhow::anyhow!(
+            "puyo versus runs play one ply, shown one pair; it names a search or more pairs"
+        )));
+    }
+    let eval = LinearPlayer::from_file(game, &file).map_err(in_file)?;
+    Ok(puyo::selfplay::Opponent {
+        name: name.to_string(),
+        policy: Arc::new(Player::new(eval, Search::OnePly)),
+        shown: 1,
+    })
 }
 
 /// A Connect-N opponent that is no reference agent: the weights file `name`, which `load`

@@ -17,7 +17,7 @@
 
 use super::Position;
 use super::contestant::MatchView;
-use super::features::potential;
+use super::features::{FEATURE_NAMES, potential};
 use super::field::{Field, VISIBLE_ROWS};
 use super::rules::{Placement, Rules, SPAWN_COLUMN};
 use super::versus::{BattleRules, frames, offset, placement_frames};
@@ -33,6 +33,21 @@ pub const MATCH_FEATURE_NAMES: [&str; 6] = [
     "match_sent_high",
 ];
 
+/// The features of a Puyo game played as matches (a versus run's): the solo ones, then the
+/// match ones, each at its index here.
+pub const PLAYER_FEATURE_NAMES: [&str; FEATURE_NAMES.len() + MATCH_FEATURE_NAMES.len()] = {
+    let mut names = [""; FEATURE_NAMES.len() + MATCH_FEATURE_NAMES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = match i < FEATURE_NAMES.len() {
+            true => FEATURE_NAMES[i],
+            false => MATCH_FEATURE_NAMES[i - FEATURE_NAMES.len()],
+        };
+        i += 1;
+    }
+    names
+};
+
 /// Values of the match features, in [`MATCH_FEATURE_NAMES`]' order.
 pub type MatchValues = [f64; MATCH_FEATURE_NAMES.len()];
 
@@ -41,7 +56,7 @@ const ROW: f64 = super::field::WIDTH as f64;
 
 /// What every placement of one choice shares: the view's numbers and what the opponent could
 /// answer, found once per choice.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchState {
     now: u64,
     heights: [u32; super::field::WIDTH],

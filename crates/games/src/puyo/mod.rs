@@ -15,6 +15,7 @@ pub mod match_features;
 mod page;
 pub mod pbp;
 pub mod rules;
+pub mod selfplay;
 pub mod versus;
 
 use crate::settings::GameSpec;
@@ -29,8 +30,10 @@ use stacktune_game::Render;
 use stacktune_game::SearchHooks;
 use stacktune_game::board_features::{Board, BoardFeatures};
 use stacktune_game::{
-    EpisodeLimits, EpisodeResult, FeatureValues, Game, MAX_DETAILS, Outcome, Policy, play_from,
+    EpisodeLimits, EpisodeResult, FeatureValues, Game, MAX_DETAILS, Outcome, Policy, SharedPolicy,
+    play_from,
 };
+use std::sync::Arc;
 
 /// Colours a game may use.
 pub const COLOURS: std::ops::RangeInclusive<u8> = 3..=MAX_COLOURS as u8;
@@ -84,6 +87,8 @@ pub struct Puyo {
     /// Features of one's own, functions of the field after a placement, after the built-in
     /// features in the game's order (`None`: the built-in features alone).
     board_features: Option<BoardFeatures>,
+    /// Played as matches (a versus run): the battle and the opponents its episodes meet.
+    matches: Option<Arc<selfplay::Matches>>,
 }
 
 /// Tsu's pair cycle: dealt in order and repeated, so both players of a real match (and every
@@ -114,6 +119,9 @@ pub struct Position {
     /// in a real position): a player that looks ahead scores the last board of a line, and
     /// `move_chain` and `move_score` must still count a chain an earlier placement fired.
     fired: Chain,
+    /// The match a side reads, on the position of its choice only (its moves carry the match
+    /// features; the positions after them do not).
+    pub reading: Option<match_features::MatchState>,
 }
 
 impl Cycle {
@@ -135,6 +143,7 @@ impl Position {
             all_clear: false,
             cycle: Cycle::UNUSED,
             fired: Chain::default(),
+            reading: None,
         }
     }
 
@@ -156,6 +165,7 @@ impl Puyo {
             fitness: Fitness::Score,
             fire_points: None,
             board_features: None,
+            matches: None,
         }
     }
 
@@ -231,6 +241,7 @@ impl Puyo {
             fitness,
             fire_points: spec.fire_points,
             board_features: BoardFeatures::resolve("puyo", &FEATURE_NAMES, &spec.board_features)?,
+            matches: None,
         })
     }
 
@@ -387,13 +398,19 @@ impl Game for Puyo {
     }
 
     fn feature_names(&self) -> &'static [&'static str] {
+        if self.matches.is_some() {
+            return &match_features::PLAYER_FEATURE_NAMES;
+        }
         self.board_features
             .as_ref()
             .map_or(&FEATURE_NAMES, BoardFeatures::names)
     }
 
     fn match_feature_names(&self) -> &'static [&'static str] {
-        &match_features::MATCH_FEATURE_NAMES
+        match self.matches {
+            Some(_) => &[],
+            None => &match_features::MATCH_FEATURE_NAMES,
+        }
     }
 
     fn start(&self, rng: &mut ChaCha8Rng) -> Position {
@@ -427,6 +444,7 @@ impl Game for Puyo {
         after.pair = position.next;
         after.next = position.after_next;
         after.after_next = None;
+        after.reading = None;
         let mut values = FeatureValues::default();
         for &placement in rules::placements(pair) {
             if !self.rules.offers(&heights, placement) {
@@ -453,7 +471,16 @@ impl Game for Puyo {
             after.field = played.field;
             after.all_clear = played.all_clear;
             after.fired = fired;
-            visit(placement, &after, &outcome(&played), &values);
+            let outcome = outcome(&played);
+            if let Some(state) = &position.reading
+                && !played.game_over
+            {
+                let mut reads = [0.0; match_features::MATCH_FEATURE_NAMES.len()];
+                state.compute(placement, &played.field, &outcome, &mut reads);
+                values.0[FEATURE_NAMES.len()..match_features::PLAYER_FEATURE_NAMES.len()]
+                    .copy_from_slice(&reads);
+            }
+            visit(placement, &after, &outcome, &values);
         }
     }
 
@@ -526,11 +553,14 @@ impl Episodes for Puyo {
     fn episode(
         &self,
         player: &impl Policy<Self>,
-        _index: u64,
+        index: u64,
         mut rng: ChaCha8Rng,
         limits: EpisodeLimits,
         observe: &mut impl FnMut(&Position, &EpisodeResult),
     ) -> EpisodeResult {
+        if let Some(matches) = &self.matches {
+            return matches.episode(player, self.shown, index, rng, limits);
+        }
         let mut details = [0u64; MAX_DETAILS];
         let mut pairs = 0;
         let start = self.start(&mut rng);
@@ -556,7 +586,36 @@ impl Episodes for Puyo {
         result
     }
 
+    fn opponents(&self) -> Vec<String> {
+        self.matches.as_ref().map_or_else(Vec::new, |m| m.names())
+    }
+
+    fn with_rivals(&self, rivals: &[SharedPolicy<Puyo>]) -> Option<Puyo> {
+        let matches = self.matches.as_ref()?.with_rivals(rivals, self.shown);
+        Some(Puyo {
+            matches: Some(Arc::new(matches)),
+            ..self.clone()
+        })
+    }
+
+    fn pairing(&self) -> Option<&'static str> {
+        self.matches
+            .as_ref()
+            .map(|_| "both sides on the same pairs")
+    }
+
+    fn describe_episode(&self, index: u64) -> Option<String> {
+        let matches = self.matches.as_ref()?;
+        Some(format!(
+            "left: the weights, right: {}",
+            matches.opponent(index).name
+        ))
+    }
+
     fn detail_names(&self) -> &'static [&'static str] {
+        if self.matches.is_some() {
+            return &selfplay::DETAILS;
+        }
         match self.fire_points {
             None => &["points", "max_chain", "died"],
             Some(_) => &["points", "max_chain", "died", "fired_at"],

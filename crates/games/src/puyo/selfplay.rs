@@ -1,0 +1,187 @@
+//! Puyo's battle as a game of runs: each episode a match of the tuned weights against one of
+//! the game's opponents (weights files, then the rivals a run adds: its hall of fame and
+//! peers), so that `evolve` rates Puyo versus players by their matches as it does guideline
+//! Tetris and Connect-N ([`Episodes`](stacktune_game::Episodes)).
+//!
+//! Every side reads the match through its position: the choice's [`MatchState`] rides on the
+//! position it is asked about, and the game's moves from that position carry the match
+//! features after the solo ones ([`PLAYER_FEATURE_NAMES`]), so a weights file's match weights
+//! are ordinary weights of the run, tuned with the rest.
+
+use super::Puyo;
+use super::contestant::{Contestant, MatchView, Seat};
+use super::match_features::MatchState;
+use super::rules::Placement;
+use super::versus::{Battle, Seeds};
+use crate::settings::GameSpec;
+use crate::versus::MatchEnd;
+use anyhow::{Result, bail};
+use rand_chacha::ChaCha8Rng;
+use stacktune_game::{EpisodeLimits, EpisodeResult, Policy, SharedPolicy};
+use std::sync::Arc;
+
+/// Pairs a side places before a run's match is a draw, when the run sets no `max_pieces`.
+pub const MATCH_PAIRS: u32 = 1_000;
+
+/// What an episode of a Puyo versus run reports per game.
+pub const DETAILS: [&str; 6] = ["wins", "draws", "losses", "pairs", "sent", "received"];
+
+/// One opponent of a run's matches: its name, its player and the pairs it is shown.
+#[derive(Clone)]
+pub struct Opponent {
+    pub name: String,
+    pub policy: SharedPolicy<Puyo>,
+    pub shown: u8,
+}
+
+/// A Puyo game's battle and opponents, when it is played as matches.
+#[derive(Clone)]
+pub struct Matches {
+    battle: Battle,
+    opponents: Vec<Opponent>,
+}
+
+impl std::fmt::Debug for Matches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.opponents.iter().map(|o| o.name.as_str()).collect();
+        write!(f, "Matches({:?}, against {names:?})", self.battle.rules)
+    }
+}
+
+/// A side that reads the match: its position, as a player shown `shown` pairs sees it, with
+/// the choice's match state on it.
+struct Reader<'a, P: ?Sized> {
+    policy: &'a P,
+    shown: u8,
+}
+
+impl<P: Policy<Puyo> + ?Sized> Contestant for Reader<'_, P> {
+    fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
+        let mut position = Seat::hide(self.shown, view.position);
+        position.reading = Some(MatchState::of(view));
+        self.policy
+            .choose(game, &position)
+            .ok_or_else(|| "had no placement left".to_string())
+    }
+}
+
+impl Puyo {
+    /// The Puyo game of a run under the battle rules `spec` names (`mode = "versus"`): its
+    /// episodes are matches against `opponents`, each built by `opponent` from its name. A run
+    /// without opponents, or one whose search would not read the match at its first move, is
+    /// refused in one line.
+    pub fn versus_from_spec(
+        spec: &GameSpec,
+        opponent: &dyn Fn(&Puyo, &str) -> Result<Opponent>,
+    ) -> Result<Puyo> {
+        if spec.opponents.is_empty() {
+            bail!(
+                "puyo versus runs play matches: name their opponents (`opponents = [\"weights/puyo/hand.toml\"]`, --opponent FILE)"
+            );
+        }
+        if let Some(flag) = [
+            ("--beam-width", spec.beam_width.is_some()),
+            ("--depth", spec.depth.is_some()),
+            ("--nodes", spec.nodes.is_some()),
+            ("--samples", spec.samples.is_some()),
+            ("--pairs-shown", spec.pairs_shown.is_some_and(|n| n > 1)),
+            ("--preview", spec.preview),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+        {
+            bail!(
+                "puyo versus runs play one ply, which reads the match at its first move: drop {flag}"
+            );
+        }
+        if !spec.board_features.is_empty() {
+            bail!(
+                "puyo versus runs take no board features: the match features follow the built-in ones"
+            );
+        }
+        let (battle, shown) = Battle::from_spec(spec)?;
+        // The game as its opponents are read: its features those of a match player.
+        let mut game = Puyo {
+            shown,
+            matches: Some(Arc::new(Matches {
+                battle: battle.clone(),
+                opponents: Vec::new(),
+            })),
+            ..battle.game.clone()
+        };
+        let opponents = spec
+            .opponents
+            .iter()
+            .map(|name| opponent(&game, name))
+            .collect::<Result<Vec<_>>>()?;
+        game.matches = Some(Arc::new(Matches { battle, opponents }));
+        Ok(game)
+    }
+}
+
+impl Matches {
+    /// The names of the opponents, in the order episodes meet them.
+    pub(super) fn names(&self) -> Vec<String> {
+        self.opponents.iter().map(|o| o.name.clone()).collect()
+    }
+
+    /// The opponent episode `index` meets.
+    pub(super) fn opponent(&self, index: u64) -> &Opponent {
+        &self.opponents[(index % self.opponents.len() as u64) as usize]
+    }
+
+    /// The same matches with `rivals` after the opponents, each shown what the tuned side is.
+    pub(super) fn with_rivals(&self, rivals: &[SharedPolicy<Puyo>], shown: u8) -> Matches {
+        let mut matches = self.clone();
+        for (i, policy) in rivals.iter().enumerate() {
+            matches.opponents.push(Opponent {
+                name: format!("rival {}", i + 1),
+                policy: policy.clone(),
+                shown,
+            });
+        }
+        matches
+    }
+
+    /// Episode `index`: `player`, shown `shown` pairs, on the left against its opponent on
+    /// the seeds drawn from `rng`, scoring 1 for a win, ½ for a draw and 0 for a loss.
+    pub(super) fn episode(
+        &self,
+        player: &impl Policy<Puyo>,
+        shown: u8,
+        index: u64,
+        mut rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+    ) -> EpisodeResult {
+        let opponent = self.opponent(index);
+        let seeds = Seeds::draw(&mut rng);
+        let cap = limits
+            .max_moves
+            .map_or(MATCH_PAIRS, |m| u32::try_from(m).unwrap_or(u32::MAX));
+        let mut tuned = Reader {
+            policy: player,
+            shown,
+        };
+        let mut other = Reader {
+            policy: &*opponent.policy,
+            shown: opponent.shown,
+        };
+        let record = self
+            .battle
+            .play([&mut tuned as &mut dyn Contestant, &mut other], seeds, cap);
+        let mut result = EpisodeResult {
+            score: record.end.score_of(0),
+            moves: u64::from(record.pairs[0]),
+            ..EpisodeResult::default()
+        };
+        result.details[..DETAILS.len()].copy_from_slice(&[
+            u64::from(record.end == MatchEnd::Won(0)),
+            u64::from(record.end == MatchEnd::Draw),
+            u64::from(record.end == MatchEnd::Won(1)),
+            u64::from(record.pairs[0]),
+            u64::from(record.sent[0]),
+            u64::from(record.sent[1]),
+        ]);
+        result
+    }
+}

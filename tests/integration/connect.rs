@@ -737,7 +737,7 @@ fn two_player_settings_elsewhere_get_one_line() {
             ),
             (
                 &["--opponent", "random"][..],
-                "--opponent is a connect or guideline tetris (--rules guideline) setting; tetris does not use it",
+                "--opponent is a connect or guideline tetris (--rules guideline) or puyo versus setting; tetris does not use it",
             ),
         ],
     );

@@ -271,12 +271,15 @@ def _serve(parent: int) -> None:
         return
     path, payload = setup
     sys.path[:] = path
-    tasks = _requests(requests)
+    # Imported before the reader thread starts: its unpickling imports numpy too, and numpy
+    # imported by two threads at once can fail half-initialised (a worker died so under load).
     import cloudpickle
 
     import numpy as np
 
     from ._greedy import GameError, _frames, _trace, play_game
+
+    tasks = _requests(requests)
 
     def reply(kind: str, value: Any) -> None:
         _send(replies, (kind, value))

@@ -219,6 +219,57 @@ fn best_weights_replay_to_the_recorded_validation() {
     );
 }
 
+/// `keep = "validated"` keeps the generation whose validation scored highest, not the last:
+/// best.toml holds that row's weights and generation, and a bad key is refused by name.
+#[test]
+fn keep_validated_keeps_the_best_validated_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG
+        .replace("generations = 4", "generations = 6")
+        .replace(
+            "validate_every = 2",
+            "validate_every = 1\nkeep = \"validated\"",
+        );
+    write_config(dir.path(), &config);
+    let out = evolve(dir.path(), &["--out", "r"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = dir.path().join("r");
+    let history = read(&run, "history.csv");
+    let rows: Vec<Vec<&str>> = history
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let validations: Vec<f64> = rows.iter().map(|r| r[6].parse().unwrap()).collect();
+    // This run's validations: the best (49.8) comes two generations before its last (43.8).
+    assert_eq!(validations, [9.1, 9.1, 20.8, 20.8, 49.8, 43.8]);
+    let best: toml::Table = toml::from_str(&read(&run, "best.toml")).unwrap();
+    assert_eq!(best["meta"]["generation"].as_integer(), Some(4));
+    let header: Vec<&str> = history.lines().next().unwrap().split(',').collect();
+    // The GA's history: seven columns, then the weights.
+    assert_eq!(header[7], "landing_height");
+    for (name, value) in header.iter().zip(&rows[4]).skip(7) {
+        assert_eq!(
+            best["weights"][*name].as_float(),
+            Some(value.parse::<f64>().unwrap()),
+            "{name}"
+        );
+    }
+    assert!(read(&run, "run.toml").contains("keep = \"validated\""));
+
+    write_config(dir.path(), &config.replace("\"validated\"", "\"first\""));
+    let refused = evolve(dir.path(), &["--out", "bad"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("unknown variant `first`, expected `last` or `validated`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn resume_after_kill_gives_the_same_result() {
     for kind in OPTIMIZERS {

@@ -4,6 +4,7 @@
 //! says what a run may ask for, which values are refused, and how the file names its files.
 
 use super::match_fitness::MatchSettings;
+use crate::report::HistoryRow;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use stacktune_base::fsutil::clean;
@@ -55,6 +56,9 @@ pub struct RunConfig {
     pub validation_seed: u64,
     /// A weights file played on the final held-out games for comparison.
     pub baseline: Option<PathBuf>,
+    /// Which generation's weights the run keeps as its best (best.toml, the page's replays).
+    #[serde(skip_serializing_if = "Keep::is_last")]
+    pub keep: Keep,
     /// Two-player games: the best weights of the last this many generations join the
     /// opponents of the next (a hall of fame), so that the population is not tuned against
     /// the fixed pool alone (0 = none).
@@ -107,6 +111,7 @@ impl Default for RunConfig {
             validation_max_pieces: 0,
             validation_seed: 1_000_001,
             baseline: None,
+            keep: Keep::Last,
             hall_of_fame: 0,
             matches: None,
             threads: 0,
@@ -119,6 +124,38 @@ impl Default for RunConfig {
             external: None,
             hosted: None,
         }
+    }
+}
+
+/// A run's `keep`: which generation's weights become best.toml.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Keep {
+    /// The last generation's: where the optimiser ended.
+    #[default]
+    Last,
+    /// The validated generation whose held-out score was highest (the last on a tie): a noisy
+    /// fitness (matches, self-play, a few games a candidate) can carry the search past its
+    /// best, and the held-out games are what the run reports anyway.
+    Validated,
+}
+
+impl Keep {
+    fn is_last(&self) -> bool {
+        *self == Keep::Last
+    }
+
+    /// The row of `history` whose best weights the run keeps; `None` for an empty history.
+    pub fn row(self, history: &[HistoryRow]) -> Option<&HistoryRow> {
+        let last = history.last()?;
+        Some(match self {
+            Keep::Last => last,
+            Keep::Validated => history
+                .iter()
+                .filter_map(|r| Some((r.validation?, r)))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map_or(last, |(_, r)| r),
+        })
     }
 }
 

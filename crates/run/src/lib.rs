@@ -110,9 +110,9 @@ pub fn evolve<G: Replayable>(
     }
     let mut reports = Reports::new(&setup, &dir);
     let checkpoint = run_generations(&setup, &mut reports, checkpoint, &dir, mode, &hint, driver)?;
-    let last = checkpoint
-        .history
-        .last()
+    let last = config
+        .keep
+        .row(&checkpoint.history)
         .expect("at least one generation ran");
     let (best, baseline) = score_final(&setup, last, mode)?
         .with_context(|| format!("stopped during the held-out games; resume with: {hint}"))?;
@@ -487,7 +487,7 @@ fn run_generations<G: Replayable>(
 /// The best's figure on the final held-out games, and the baseline's with its path.
 type FinalScores = (Summary, Option<(PathBuf, Summary)>);
 
-/// The final generation's best, and the baseline if any, on all the final held-out games;
+/// The kept generation's best (`keep`), and the baseline if any, on all the final held-out games;
 /// `None` when the run was stopped before they were all played.
 fn score_final<G: Playable>(
     setup: &Setup<G>,
@@ -520,7 +520,7 @@ fn score_final<G: Playable>(
     Ok(Some((best, baseline)))
 }
 
-/// `best.toml`: the last generation's best weights, with what the run measured of them (and
+/// `best.toml`: the kept generation's best weights (`keep`), with what the run measured of them (and
 /// of the baseline) for `stacktune report` and for people.
 fn best_file<G: Playable>(
     setup: &Setup<G>,

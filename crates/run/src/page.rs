@@ -36,7 +36,7 @@ pub struct ReportPage<'a, G> {
 }
 
 impl<G: Replayable> ReportPage<'_, G> {
-    /// Writes the page for `history` (the best weights of its last row replayed on the
+    /// Writes the page for `history` (the best weights of its kept row, `keep`, replayed on the
     /// held-out games), with the final summary once the run has one; `false` when `stop` was
     /// raised while its games were replayed, and the page was left as it was (or, where there
     /// was none, written without replays).
@@ -46,7 +46,7 @@ impl<G: Replayable> ReportPage<'_, G> {
         let best_toml = self.dir.join("best.toml");
         let mut stopped = false;
         let play_command = config.play_command(&best_toml, config.final_games / opponents.max(1));
-        let (replays, frames) = match history.last() {
+        let (replays, frames) = match self.config.keep.row(history) {
             Some(row)
                 if self
                     .replayed
@@ -99,7 +99,7 @@ impl<G: Replayable> ReportPage<'_, G> {
         if stopped {
             return Ok(false);
         }
-        if let Some(row) = history.last() {
+        if let Some(row) = self.config.keep.row(history) {
             self.replayed = Some((row.best_weights.clone(), replays, frames));
         }
         Ok(true)

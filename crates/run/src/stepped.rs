@@ -257,9 +257,9 @@ fn advance<G: Playable>(
         return Ok(Reached::Wanted(Box::new(batch)));
     }
     ran?;
-    let last = checkpoint
-        .history
-        .last()
+    let last = config
+        .keep
+        .row(&checkpoint.history)
         .expect("at least one generation ran");
     let scored = score_final(&setup, last, Mode::Quiet);
     if let Some(batch) = relay.wanted.take() {

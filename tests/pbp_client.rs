@@ -6,8 +6,11 @@
 //! PBP on its standard input and output, written line by line here rather than with the
 //! library's types, so the front end is tried against an independent bot. libtest's harness
 //! prints on standard output before any test runs, which would be the bot's first line; so
-//! this target has `harness = false` and the small runner in `main`.
+//! this target has `harness = false` and the small runner of `common::bots`.
 
+#[path = "integration/common/mod.rs"]
+mod common;
+use common::bots::{Test, fake_bot_player, test_main, versus_report};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 
@@ -56,33 +59,13 @@ fn run_fake_bot(mode: &str, log: Option<&str>) {
 /// `versus` of the hand-set match weights against the fake bot in `mode` (its log at `log`):
 /// the JSON report.
 fn versus_against(mode: &str, log: Option<&std::path::Path>, flags: &[&str]) -> Value {
-    let mut bot = format!(
-        "pbp:{} --fake-bot {mode}",
-        std::env::current_exe().unwrap().display()
-    );
-    if let Some(log) = log {
-        bot = format!("{bot} {}", log.display());
-    }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "versus",
-            "weights/puyo/versus-hand.toml",
-            &bot,
-            "--json",
-            "--quiet",
-            "--threads",
-            "1",
-        ])
-        .args(flags)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let log = log.map(|l| l.display().to_string());
+    let bot = fake_bot_player("pbp", mode, &log.as_deref().into_iter().collect::<Vec<_>>());
+    versus_report(
+        "weights/puyo/versus-hand.toml",
+        &bot,
+        &[&["--threads", "1"], flags].concat(),
+    )
 }
 
 /// The bot hears Tsu's rules, then `start` with both empty fields (13 rows, top first) and
@@ -177,7 +160,7 @@ fn a_failing_bot_loses_each_game_with_the_reason() {
     }
 }
 
-const TESTS: &[(&str, fn())] = &[
+const TESTS: &[Test] = &[
     (
         "the_bot_is_told_the_rules_and_each_turn_its_own_placement_and_pairs",
         the_bot_is_told_the_rules_and_each_turn_its_own_placement_and_pairs,
@@ -188,27 +171,8 @@ const TESTS: &[(&str, fn())] = &[
     ),
 ];
 
-/// Runs the fake bot when asked to be one; lists the tests for `--list`; otherwise runs the
-/// tests whose names contain one of the arguments that are not flags (all of them when there
-/// is none), as libtest would.
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, mode, rest @ ..] = &args[..]
-        && flag == "--fake-bot"
-    {
-        return run_fake_bot(mode, rest.first().map(String::as_str));
-    }
-    if args.iter().any(|a| a == "--list") {
-        return TESTS.iter().for_each(|(name, _)| println!("{name}: test"));
-    }
-    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let chosen: Vec<_> = TESTS
-        .iter()
-        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(*f)))
-        .collect();
-    for (name, test) in &chosen {
-        test();
-        println!("test {name} ... ok");
-    }
-    println!("test result: ok. {} passed", chosen.len());
+    test_main(TESTS, |mode, rest| {
+        run_fake_bot(mode, rest.first().map(String::as_str))
+    });
 }

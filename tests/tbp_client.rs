@@ -5,8 +5,11 @@
 //! on its standard input and output, written line by line here rather than with the library's
 //! driver, so the client is tried against an independent bot. libtest's harness prints on
 //! standard output before any test runs, which would be the bot's first line; so this target
-//! has `harness = false` and the small runner in `main`.
+//! has `harness = false` and the small runner of `common::bots`.
 
+#[path = "integration/common/mod.rs"]
+mod common;
+use common::bots::{Test, fake_bot_player, test_main, versus_report};
 use serde_json::{Value, json};
 use stacktune_games::tetris::guideline::matches::Contestant;
 use stacktune_games::tetris::guideline::rules::Rules as GuidelineRules;
@@ -487,29 +490,12 @@ impl FakeBot<'_> {
 
 /// `versus` against the fake bot in `mode`: the JSON report of two games.
 fn versus_against(mode: &str, flags: &[&str]) -> Value {
-    let bot = format!(
-        "tbp:{} --fake-bot {mode}",
-        std::env::current_exe().unwrap().display()
-    );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args([
-            "versus",
-            "weights/versus/hand.toml",
-            &bot,
-            "--games",
-            "2",
-            "--json",
-            "--quiet",
-        ])
-        .args(flags)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let bot = fake_bot_player("tbp", mode, &[]);
+    versus_report(
+        "weights/versus/hand.toml",
+        &bot,
+        &[&["--games", "2"], flags].concat(),
+    )
 }
 
 /// A bot that crashes, hangs or prints garbage in a match loses that game with the fault as
@@ -605,11 +591,7 @@ fn a_bot_that_closes_its_input_loses_in_every_command() {
 
 /// Runs the `stacktune` binary from the repository's root, which must succeed.
 fn stacktune(args: &[&str]) -> std::process::Output {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = common::run(args);
     assert!(
         out.status.success(),
         "{args:?}: {:?} {}",
@@ -621,9 +603,7 @@ fn stacktune(args: &[&str]) -> std::process::Output {
 
 /// A file of `tests/data/tbp/`.
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/tbp")
-        .join(name)
+    common::root().join("tests/data/tbp").join(name)
 }
 
 /// A conversation recorded from a real bot: the position it started from and, a piece at a
@@ -1025,8 +1005,6 @@ fn other_name(mv: &Move) -> Option<Move> {
     names.into_iter().find(|name| same_cells(name, mv))
 }
 
-type Test = (&'static str, fn());
-
 const TESTS: &[Test] = &[
     (
         "a_bot_that_closes_its_input_loses_in_every_command",
@@ -1102,42 +1080,15 @@ const TESTS: &[Test] = &[
     ),
 ];
 
-/// Runs the fake bot when asked to be one; lists the tests for `--list`; otherwise runs the
-/// tests whose names contain one of the arguments that are not flags (all of them when there
-/// is none), as libtest would.
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, mode, rest @ ..] = &args[..]
-        && flag == "--fake-bot"
-    {
-        return match (mode.as_str(), rest) {
-            ("replay", [recording, log]) => run_replay_bot(recording, log),
-            ("strict", []) => StrictBot::default().run(),
-            ("strict-mini", []) => StrictBot {
-                mini: true,
-                ..StrictBot::default()
-            }
-            .run(),
-            _ => run_fake_bot(mode),
-        };
-    }
-    if args.iter().any(|a| a == "--list") {
-        return TESTS.iter().for_each(|(name, _)| println!("{name}: test"));
-    }
-    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let chosen = TESTS
-        .iter()
-        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(*f)));
-    let (mut passed, mut failed) = (0, Vec::new());
-    for (name, test) in chosen {
-        println!("test {name} ...");
-        match std::panic::catch_unwind(test) {
-            Ok(()) => passed += 1,
-            Err(_) => failed.push(*name),
+    test_main(TESTS, |mode, rest| match (mode, rest) {
+        ("replay", [recording, log]) => run_replay_bot(recording, log),
+        ("strict", []) => StrictBot::default().run(),
+        ("strict-mini", []) => StrictBot {
+            mini: true,
+            ..StrictBot::default()
         }
-    }
-    println!("{passed} passed, {} failed: {failed:?}", failed.len());
-    if !failed.is_empty() {
-        std::process::exit(101);
-    }
+        .run(),
+        _ => run_fake_bot(mode),
+    });
 }

@@ -120,6 +120,27 @@ fn assert_same(dir: &Path, a: &str, b: &str, what: &str) {
     }
 }
 
+/// Runs `config` (`dir/run.toml`) with 1 and 2 threads into `dir/whole` and `dir/two`, which
+/// must hold the same bytes.
+fn same_at_any_thread_count(dir: &Path, config: &str) {
+    std::fs::write(dir.join("run.toml"), config).unwrap();
+    evolve(dir, "run.toml", "whole", "1");
+    evolve(dir, "run.toml", "two", "2");
+    assert_same(dir, "whole", "two", "1 and 2 threads");
+}
+
+/// Runs `config` (of 3 generations) for 2 generations into `dir/cut`, then resumes it for the
+/// third: it must end with the bytes of `dir/whole`, the same run left alone; `what` names it.
+fn same_after_resume(dir: &Path, config: &str, what: &str) {
+    let short = config.replace("generations = 3", "generations = 2");
+    std::fs::write(dir.join("short.toml"), short).unwrap();
+    evolve(dir, "short.toml", "cut", "2");
+    let cut = dir.join("cut");
+    let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 3");
+    std::fs::write(cut.join("run.toml"), run_toml).unwrap();
+    resume_gives_whole(dir, what);
+}
+
 /// The value of `column` in each row of `history.csv`.
 fn column(history: &str, column: &str) -> Vec<String> {
     let mut lines = history.lines();
@@ -133,10 +154,7 @@ fn column(history: &str, column: &str) -> Vec<String> {
 #[test]
 fn a_guideline_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("run.toml"), GUIDELINE).unwrap();
-    evolve(dir.path(), "run.toml", "whole", "1");
-    evolve(dir.path(), "run.toml", "two", "2");
-    assert_same(dir.path(), "whole", "two", "1 and 2 threads");
+    same_at_any_thread_count(dir.path(), GUIDELINE);
 
     let history = read(&dir.path().join("whole"), "history.csv");
     // Games so far: 5 candidates × 2 games × (1 anchor + hall + 3 peers) a generation; the
@@ -157,17 +175,11 @@ fn a_guideline_self_play_run_is_the_same_at_any_thread_count_and_after_resume() 
         "the page replays the best against the previous best"
     );
 
-    let short = GUIDELINE.replace("generations = 3", "generations = 2");
-    std::fs::write(dir.path().join("short.toml"), short).unwrap();
-    evolve(dir.path(), "short.toml", "cut", "2");
-    let cut = dir.path().join("cut");
-    let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 3");
-    std::fs::write(cut.join("run.toml"), run_toml).unwrap();
-    resume_gives_whole(dir.path(), "a self-play run");
+    same_after_resume(dir.path(), GUIDELINE, "a self-play run");
 }
 
-#[test]
-fn a_puyo_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
+/// A temporary folder holding the Puyo runs' weights files (`hand.toml`, `versus-hand.toml`).
+fn puyo_folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for name in ["hand.toml", "versus-hand.toml"] {
         std::fs::copy(
@@ -176,10 +188,13 @@ fn a_puyo_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
         )
         .unwrap();
     }
-    std::fs::write(dir.path().join("run.toml"), PUYO).unwrap();
-    evolve(dir.path(), "run.toml", "whole", "1");
-    evolve(dir.path(), "run.toml", "two", "2");
-    assert_same(dir.path(), "whole", "two", "1 and 2 threads");
+    dir
+}
+
+#[test]
+fn a_puyo_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
+    let dir = puyo_folder();
+    same_at_any_thread_count(dir.path(), PUYO);
     let whole = dir.path().join("whole");
     let history = read(&whole, "history.csv");
     // 5 candidates × 2 games × (1 anchor + hall + 3 peers) a generation.
@@ -188,23 +203,34 @@ fn a_puyo_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
     assert!(read(&whole, "best.toml").contains("match_lethal = "));
     assert!(read(&whole, "report.html").contains("in logistic Elo above `hand.toml`"));
 
-    let short = PUYO.replace("generations = 3", "generations = 2");
-    std::fs::write(dir.path().join("short.toml"), short).unwrap();
-    evolve(dir.path(), "short.toml", "cut", "2");
-    let cut = dir.path().join("cut");
-    let run_toml = read(&cut, "run.toml").replace("generations = 2", "generations = 3");
-    std::fs::write(cut.join("run.toml"), run_toml).unwrap();
-    resume_gives_whole(dir.path(), "a puyo self-play run");
+    same_after_resume(dir.path(), PUYO, "a puyo self-play run");
+}
+
+#[test]
+fn a_puyo_self_play_run_reads_the_match_under_the_sampled_beam() {
+    // Shown two pairs, the candidates and their rivals search the next pair and sampled
+    // futures of one more, the match's values added to each first move's.
+    let sampled = PUYO.replace(
+        "opponents = [\"hand.toml\"]",
+        "opponents = [\"hand.toml\"]\npairs_shown = 2\nbeam_width = 2\nsamples = 1\nunseen = 1",
+    );
+    assert_ne!(sampled, PUYO);
+    let dir = puyo_folder();
+    same_at_any_thread_count(dir.path(), &sampled);
+    let history = read(&dir.path().join("whole"), "history.csv");
+    assert_eq!(column(&history, "evaluations"), ["40", "90", "140"]);
+    // The same run at one ply rates other candidates: the search chose other moves.
+    std::fs::write(dir.path().join("one-ply.toml"), PUYO).unwrap();
+    evolve(dir.path(), "one-ply.toml", "one-ply", "2");
+    let one_ply = read(&dir.path().join("one-ply"), "history.csv");
+    assert_ne!(column(&history, "best"), column(&one_ply, "best"));
 }
 
 #[test]
 fn a_connect_round_robin_is_the_same_at_any_thread_count() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("run.toml"), CONNECT).unwrap();
-    evolve(dir.path(), "run.toml", "a", "1");
-    evolve(dir.path(), "run.toml", "b", "2");
-    assert_same(dir.path(), "a", "b", "1 and 2 threads");
-    let history = read(&dir.path().join("a"), "history.csv");
+    same_at_any_thread_count(dir.path(), CONNECT);
+    let history = read(&dir.path().join("whole"), "history.csv");
     // Games so far: 6 candidates × 2 games × (1 anchor + hall + 6 peers, themselves included
     // and not counted in the ratings) a generation.
     assert_eq!(column(&history, "evaluations"), ["84", "180", "276"]);
@@ -251,7 +277,7 @@ fn what_cannot_be_rated_is_refused_in_one_line() {
         format!(
             "generations = 1\n[game]\ngame = \"puyo\"\nmode = \"versus\"\nbeam_width = 4\nopponents = [{hand:?}]\n[matches]\n"
         ),
-        "puyo versus runs play one ply, which reads the match at its first move: drop --beam-width",
+        "puyo versus runs play one ply, the lookahead or the sampled beam, which weigh the match at their first move: drop --beam-width without --samples",
     );
     refused(
         "generations = 1\n[game]\ngame = \"connect\"\n[matches]\npeers = 0\n".into(),

@@ -293,6 +293,15 @@ pub trait SearchHooks: Game {
         0
     }
 
+    /// The features that a position's own moves carry and the positions after them do not
+    /// (Puyo's match features: the match a side reads rides on the position of its choice
+    /// only). One ply scores them with the move's other features; a search that values a first
+    /// move by what comes after it (the lookahead, the sampled beam) adds the move's weighed
+    /// values of these to that value. None by default.
+    fn first_move_features(&self, _position: &Self::Position) -> FeatureMask {
+        0
+    }
+
     /// The features that count what a move, or a searched line of moves, fired and scored
     /// rather than the position it left: a search that values lines by what they fire
     /// (`--fired`) weighs only these. None for a game without chains.

@@ -112,6 +112,41 @@ impl LinearPlayer {
             })
     }
 
+    /// `w · φ` over the features outside `mask`, or the move's terminal value when it decides
+    /// the game: a first move's own value when a search weighs the features of `mask` apart
+    /// ([`SearchHooks::first_move_features`](stacktune_game::SearchHooks::first_move_features)).
+    #[inline]
+    pub fn score_without(
+        &self,
+        mask: FeatureMask,
+        outcome: &Outcome,
+        features: &FeatureValues,
+    ) -> f64 {
+        match outcome.terminal_value {
+            Some(v) => v,
+            None => self.score_within(!mask, features),
+        }
+    }
+
+    /// This player with `weights` for the features from index `first` on: a player of a game
+    /// whose features another part of the program (Puyo's match) appends to the game's own.
+    /// More features than a game may have is an error.
+    pub fn with_weights_at(&self, first: usize, weights: &[f64]) -> Result<LinearPlayer> {
+        if first + weights.len() > MAX_FEATURES {
+            anyhow::bail!(
+                "{first} features and {} more are more than the {MAX_FEATURES} features a game may have",
+                weights.len()
+            );
+        }
+        let mut player = self.clone();
+        for (i, &w) in weights.iter().enumerate().filter(|(_, w)| **w != 0.0) {
+            player.terms[player.len] = ((first + i) as u8, w);
+            player.len += 1;
+            player.mask |= 1 << (first + i);
+        }
+        Ok(player)
+    }
+
     #[inline(always)]
     fn sum<const N: usize>(&self, features: &FeatureValues) -> f64 {
         let terms: &[(u8, f64); N] = self.terms[..N].try_into().unwrap();

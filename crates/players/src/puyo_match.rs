@@ -7,16 +7,17 @@
 //! when the turn ends and whether it kills, what the opponent could send back. So firing now
 //! and building on are weighed against each other by the same search, and a chain the solo
 //! weights would hold fires when the nuisance on its way would bury the side or when what it
-//! sends outweighs the opponent's answer.
+//! sends outweighs the opponent's answer. It reads the match as a self-play run's sides do
+//! ([`Reader`]): the match features ride on the position it chooses from, and its search
+//! weighs them as each first move's own.
 
 use crate::search::{Player, Search};
 use crate::weights::WeightFile;
 use anyhow::{Result, bail};
-use stacktune_game::Outcome;
-use stacktune_games::puyo::match_features::{MATCH_FEATURE_NAMES, MatchState, MatchValues};
+use stacktune_games::puyo::Puyo;
+use stacktune_games::puyo::match_features::{MATCH_FEATURE_NAMES, MatchValues};
 use stacktune_games::puyo::rules::Placement;
-use stacktune_games::puyo::versus::{Contestant, MatchView, Seat};
-use stacktune_games::puyo::{Position, Puyo};
+use stacktune_games::puyo::versus::{Contestant, MatchView, Reader, Seat};
 
 /// A Puyo weights file's player under its search, the pairs it is shown and, when the file
 /// weighs any, its match features' weights.
@@ -49,10 +50,11 @@ pub fn split_match_weights(file: &WeightFile) -> Result<(WeightFile, Option<Matc
 }
 
 impl PuyoSide {
-    /// A side of `player`, shown `shown` pairs, reading the match with `reads`; a search whose
-    /// first moves cannot take the match's values ([`Player::takes_bias`]) is refused.
+    /// A side of `player`, shown `shown` pairs, reading the match with `reads`; a search that
+    /// does not weigh a first move's match features on its own scale
+    /// ([`Search::weighs_first_move_features`]) is refused.
     pub fn new(player: Player, shown: u8, reads: Option<MatchValues>) -> Result<PuyoSide> {
-        if reads.is_some() && !player.takes_bias() {
+        if reads.is_some() && !player.search.weighs_first_move_features() {
             let search = match player.search {
                 Search::AlphaBeta { .. } => "alpha-beta",
                 Search::Anytime { .. } => "the anytime beam (--nodes)",
@@ -79,18 +81,18 @@ impl Contestant for &PuyoSide {
             };
             return seat.choose(game, view);
         };
-        let state = MatchState::of(view);
-        let mut values: MatchValues = [0.0; MATCH_FEATURE_NAMES.len()];
-        let mut bias = |mv: Placement, after: &Position, outcome: &Outcome| {
-            if outcome.terminal_value.is_some() {
-                return 0.0;
-            }
-            state.compute(mv, &after.field, outcome, &mut values);
-            weights.iter().zip(&values).map(|(w, v)| w * v).sum::<f64>()
-        };
-        self.player
-            .choose_biased(game, &Seat::hide(self.shown, view.position), &mut bias)
-            .ok_or_else(|| "had no placement left".to_string())
+        // The match features follow the game's own, where the reading position puts them.
+        let eval = self
+            .player
+            .eval
+            .with_weights_at(game.match_features_at(), weights)
+            .map_err(|e| e.to_string())?;
+        let player = Player::new(eval, self.player.search);
+        Reader {
+            policy: &player,
+            shown: self.shown,
+        }
+        .choose(game, view)
     }
 }
 
@@ -98,11 +100,11 @@ impl Contestant for &PuyoSide {
 mod tests {
     use super::*;
     use crate::eval::LinearPlayer;
-    use stacktune_game::{Game, Policy};
-    use stacktune_games::puyo::Pair;
+    use stacktune_game::Game;
     use stacktune_games::puyo::field::Field;
     use stacktune_games::puyo::rules::Rules;
     use stacktune_games::puyo::versus::{Battle, BattleRules};
+    use stacktune_games::puyo::{Pair, Position};
 
     /// The shipped match player, one ply and shown one pair as `versus` plays it.
     fn shipped() -> (Puyo, PuyoSide) {
@@ -127,6 +129,39 @@ mod tests {
         "..3...", "..4...", "1.3...", "1.4...", "1.3...", "2.4...", "2.3...", "214...",
     ];
 
+    /// A choice on `own` against `opponent`, `fixed` nuisance due and nothing else coming.
+    fn view<'a>(own: &'a Position, opponent: &'a Position, fixed: u32) -> MatchView<'a> {
+        MatchView {
+            now: 0,
+            position: own,
+            pending: 0,
+            fixed,
+            carry: 0,
+            all_clear: false,
+            last_sent: 0,
+            opponent,
+            opponent_chain_ends: None,
+            target_points: 70,
+            nuisance_cap: 30,
+            all_clear_nuisance: 30,
+            pairs: [10, 10],
+        }
+    }
+
+    /// The chain `side` fires on `own` with `fixed` nuisance due.
+    fn chain_of(game: &Puyo, side: &PuyoSide, own: &Position, fixed: u32) -> u32 {
+        let opponent = Position::new(Field::EMPTY, Pair { axis: 1, child: 1 });
+        let mut side = side;
+        let mv = side.choose(game, &view(own, &opponent, fixed)).unwrap();
+        let mut chains = 0;
+        game.for_each_move(own, 0, &mut |m, _, outcome, _| {
+            if m == mv {
+                chains = outcome.chains;
+            }
+        });
+        chains
+    }
+
     /// The chain the shipped player fires on `READY` with the pair 2-3, `fixed` nuisance due,
     /// reading the match or (`solo`) without its match weights.
     fn chain_fired(fixed: u32, solo: bool) -> u32 {
@@ -135,30 +170,7 @@ mod tests {
             side.reads = None;
         }
         let own = Position::new(Field::from_text(&READY), Pair { axis: 2, child: 3 });
-        let opponent = Position::new(Field::EMPTY, Pair { axis: 1, child: 1 });
-        let view = MatchView {
-            now: 0,
-            position: &own,
-            pending: 0,
-            fixed,
-            carry: 0,
-            all_clear: false,
-            last_sent: 0,
-            opponent: &opponent,
-            opponent_chain_ends: None,
-            target_points: 70,
-            nuisance_cap: 30,
-            all_clear_nuisance: 30,
-            pairs: [10, 10],
-        };
-        let mv = (&side).choose(&game, &view).unwrap();
-        let mut chains = 0;
-        game.for_each_move(&own, 0, &mut |m, _, outcome, _| {
-            if m == mv {
-                chains = outcome.chains;
-            }
-        });
-        chains
+        chain_of(&game, &side, &own, fixed)
     }
 
     #[test]
@@ -177,30 +189,38 @@ mod tests {
     }
 
     #[test]
-    fn every_search_that_takes_a_bias_adds_it_to_its_own_values() {
+    fn every_search_that_weighs_first_moves_adds_the_match_features_to_its_own_values() {
         let (game, side) = shipped();
         // The next pair shown, so that the lookahead looks.
         let mut own = Position::new(Field::from_text(&READY), Pair { axis: 2, child: 3 });
         own.next = Some(Pair { axis: 1, child: 4 });
-        let mut moves = Vec::new();
-        game.for_each_move(&own, 0, &mut |mv, _, _, _| moves.push(mv));
         let sampled = Search::Sampled {
             width: 4,
             samples: 2,
             unseen: 2,
             fired: None,
         };
+        // Rows sent weighed 1,000: the 2-chain's 5 nuisance outweigh any field.
+        let mut sending = [0.0; MATCH_FEATURE_NAMES.len()];
+        sending[3] = 1e3;
         for search in [Search::OnePly, Search::Lookahead, sampled] {
+            assert!(search.weighs_first_move_features());
             let player = Player::new(side.player.eval.clone(), search);
-            assert!(player.takes_bias());
-            // No bias: the search's own choice; a bias of 1,000 on the last placement: that.
-            let alone = player.choose(&game, &own);
-            let none = player.choose_biased(&game, &own, &mut |_, _, _| 0.0);
-            assert_eq!(none, alone, "{search:?}");
-            let last = *moves.last().unwrap();
-            let mut favour = |mv: Placement, _: &Position, _: &Outcome| f64::from(mv == last) * 1e3;
-            assert_eq!(player.choose_biased(&game, &own, &mut favour), Some(last));
-            assert_ne!(alone, Some(last), "{search:?}");
+            let side_reading = |reads| PuyoSide::new(player.clone(), 2, reads).unwrap();
+            // Alone the search builds on; match weights of 0 change nothing; sending, it fires.
+            let alone = chain_of(&game, &side_reading(None), &own, 0);
+            assert_eq!(alone, 0, "{search:?}");
+            let zero = Some([0.0; MATCH_FEATURE_NAMES.len()]);
+            assert_eq!(
+                chain_of(&game, &side_reading(zero), &own, 0),
+                0,
+                "{search:?}"
+            );
+            assert_eq!(
+                chain_of(&game, &side_reading(Some(sending)), &own, 0),
+                2,
+                "{search:?}"
+            );
         }
     }
 

@@ -313,7 +313,8 @@ pub fn guideline_policy(
 }
 
 /// An opponent of a Puyo versus run: the weights file `name`, which `load` reads, its match
-/// weights (if any) read from the match, one ply as the run's candidates play.
+/// weights (if any) read from the match, one ply shown one pair: the fixed points a run rates
+/// its candidates against, whatever search the candidates play.
 fn puyo_opponent(
     game: &puyo::Puyo,
     name: &str,
@@ -323,7 +324,7 @@ fn puyo_opponent(
     let file = load(Path::new(name)).map_err(in_file)?;
     if file.search.is_some() || file.pairs_shown.is_some_and(|n| n > 1) {
         return Err(in_file(anyhow::anyhow!(
-            "puyo versus runs play one ply, shown one pair; it names a search or more pairs"
+            "the opponents of puyo versus runs play one ply, shown one pair; it names a search or more pairs"
         )));
     }
     let eval = LinearPlayer::from_file(game, &file).map_err(in_file)?;

@@ -176,18 +176,29 @@ pub trait Incoming: DeserializeOwned {
     fn unknown(&self) -> bool;
 }
 
-impl Incoming for BotMessage {
-    const PROTOCOL: &'static str = "TBP";
-    fn refusal(&self) -> Option<&str> {
-        match self {
-            BotMessage::Error { reason } => Some(reason),
-            _ => None,
+/// Implements [`Incoming`] for a protocol's bot messages on TBP's pattern, an enum whose
+/// `Error { reason }` is the bot's refusal and whose `Unknown` is a type this side skips: one
+/// implementation for TBP's messages and every protocol that copies their shape (the Puyo Bot
+/// Protocol's).
+#[macro_export]
+macro_rules! impl_incoming {
+    ($message:ty, $protocol:literal) => {
+        impl $crate::client::Incoming for $message {
+            const PROTOCOL: &'static str = $protocol;
+            fn refusal(&self) -> Option<&str> {
+                match self {
+                    Self::Error { reason } => Some(reason),
+                    _ => None,
+                }
+            }
+            fn unknown(&self) -> bool {
+                matches!(self, Self::Unknown)
+            }
         }
-    }
-    fn unknown(&self) -> bool {
-        matches!(self, BotMessage::Unknown)
-    }
+    };
 }
+
+impl_incoming!(BotMessage, "TBP");
 
 /// A bot process (or any reader and writer) behind calls that cannot hang: messages `M` read
 /// by a thread with a cap on each line, every wait bounded by the timeout, every failure a

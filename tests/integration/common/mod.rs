@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod bots;
 pub mod fuzz;
 
 use std::path::{Path, PathBuf};

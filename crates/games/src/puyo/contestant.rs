@@ -3,6 +3,7 @@
 //! outside AI behind a protocol, apart from the match (versus.rs) so that a side's kind and
 //! the match that seats it never import each other.
 
+use super::match_features::MatchState;
 use super::rules::Placement;
 use super::{Position, Puyo};
 use stacktune_game::Policy;
@@ -84,6 +85,26 @@ impl Contestant for Seat<'_> {
     fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
         self.policy
             .choose(game, &Seat::hide(self.shown, view.position))
+            .ok_or_else(|| "had no placement left".to_string())
+    }
+}
+
+/// A side that reads the match: its position as a [`Seat`] shows it, with the choice's
+/// [`MatchState`] on it ([`Position::reading`]), so that the game's moves from it carry the
+/// match features and its player's search weighs them as each first move's own
+/// ([`SearchHooks::first_move_features`](stacktune_game::SearchHooks::first_move_features)):
+/// the one way match features enter a choice, in `versus` and in a self-play run alike.
+pub struct Reader<'a, P: ?Sized> {
+    pub policy: &'a P,
+    pub shown: u8,
+}
+
+impl<P: Policy<Puyo> + ?Sized> Contestant for Reader<'_, P> {
+    fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
+        let mut position = Seat::hide(self.shown, view.position);
+        position.reading = Some(MatchState::of(view));
+        self.policy
+            .choose(game, &position)
             .ok_or_else(|| "had no placement left".to_string())
     }
 }

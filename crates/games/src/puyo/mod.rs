@@ -169,6 +169,15 @@ impl Puyo {
         }
     }
 
+    /// Where the match features of a position that reads the match
+    /// ([`Position::reading`]) sit among its moves' features: after the game's own, built-in
+    /// and board features, as a match player's weights list them.
+    pub fn match_features_at(&self) -> usize {
+        self.board_features
+            .as_ref()
+            .map_or(FEATURE_NAMES.len(), |b| b.names().len())
+    }
+
     /// Colours the pairs are dealt from: a bot told the rules must know them.
     pub fn colours(&self) -> u8 {
         self.colours
@@ -445,6 +454,7 @@ impl Game for Puyo {
         after.next = position.after_next;
         after.after_next = None;
         after.reading = None;
+        let reads_at = self.match_features_at();
         let mut values = FeatureValues::default();
         for &placement in rules::placements(pair) {
             if !self.rules.offers(&heights, placement) {
@@ -477,8 +487,7 @@ impl Game for Puyo {
             {
                 let mut reads = [0.0; match_features::MATCH_FEATURE_NAMES.len()];
                 state.compute(placement, &played.field, &outcome, &mut reads);
-                values.0[FEATURE_NAMES.len()..match_features::PLAYER_FEATURE_NAMES.len()]
-                    .copy_from_slice(&reads);
+                values.0[reads_at..reads_at + reads.len()].copy_from_slice(&reads);
             }
             visit(placement, &after, &outcome, &values);
         }
@@ -518,6 +527,17 @@ impl SearchHooks for Puyo {
 
     fn fired_features(&self) -> stacktune_game::FeatureMask {
         features::FIRED_FEATURES
+    }
+
+    /// The match features, on the position a side reads the match from.
+    fn first_move_features(&self, position: &Position) -> stacktune_game::FeatureMask {
+        match position.reading {
+            Some(_) => {
+                let all = (1 << match_features::MATCH_FEATURE_NAMES.len()) - 1;
+                all << self.match_features_at()
+            }
+            None => 0,
+        }
     }
 
     /// Past the pairs shown, the player knows only that colours are drawn evenly (Tsu's cycle

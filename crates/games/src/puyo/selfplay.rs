@@ -3,15 +3,14 @@
 //! peers), so that `evolve` rates Puyo versus players by their matches as it does guideline
 //! Tetris and Connect-N ([`Episodes`](stacktune_game::Episodes)).
 //!
-//! Every side reads the match through its position: the choice's [`MatchState`] rides on the
-//! position it is asked about, and the game's moves from that position carry the match
-//! features after the solo ones ([`PLAYER_FEATURE_NAMES`]), so a weights file's match weights
-//! are ordinary weights of the run, tuned with the rest.
+//! Every side reads the match through its position ([`Reader`], as `versus` plays a match
+//! player): the game's moves from the position it is asked about carry the match features
+//! after the solo ones
+//! ([`PLAYER_FEATURE_NAMES`](super::match_features::PLAYER_FEATURE_NAMES)), so a weights
+//! file's match weights are ordinary weights of the run, tuned with the rest.
 
 use super::Puyo;
-use super::contestant::{Contestant, MatchView, Seat};
-use super::match_features::MatchState;
-use super::rules::Placement;
+use super::contestant::{Contestant, Reader};
 use super::versus::{Battle, Seeds};
 use crate::settings::GameSpec;
 use crate::versus::MatchEnd;
@@ -48,28 +47,11 @@ impl std::fmt::Debug for Matches {
     }
 }
 
-/// A side that reads the match: its position, as a player shown `shown` pairs sees it, with
-/// the choice's match state on it.
-struct Reader<'a, P: ?Sized> {
-    policy: &'a P,
-    shown: u8,
-}
-
-impl<P: Policy<Puyo> + ?Sized> Contestant for Reader<'_, P> {
-    fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
-        let mut position = Seat::hide(self.shown, view.position);
-        position.reading = Some(MatchState::of(view));
-        self.policy
-            .choose(game, &position)
-            .ok_or_else(|| "had no placement left".to_string())
-    }
-}
-
 impl Puyo {
     /// The Puyo game of a run under the battle rules `spec` names (`mode = "versus"`): its
     /// episodes are matches against `opponents`, each built by `opponent` from its name. A run
-    /// without opponents, or one whose search would not read the match at its first move, is
-    /// refused in one line.
+    /// without opponents, or one whose search would not weigh the match at its first move (a
+    /// beam over the pairs shown, the anytime beam), is refused in one line.
     pub fn versus_from_spec(
         spec: &GameSpec,
         opponent: &dyn Fn(&Puyo, &str) -> Result<Opponent>,
@@ -79,19 +61,19 @@ impl Puyo {
                 "puyo versus runs play matches: name their opponents (`opponents = [\"weights/puyo/hand.toml\"]`, --opponent FILE)"
             );
         }
+        // A beam over the pairs shown values a first move by the positions further on, which
+        // carry no match.
+        let beam = spec.beam_width.is_some() && spec.samples.is_none() && spec.unseen.is_none();
         if let Some(flag) = [
-            ("--beam-width", spec.beam_width.is_some()),
             ("--depth", spec.depth.is_some()),
             ("--nodes", spec.nodes.is_some()),
-            ("--samples", spec.samples.is_some()),
-            ("--pairs-shown", spec.pairs_shown.is_some_and(|n| n > 1)),
-            ("--preview", spec.preview),
+            ("--beam-width without --samples", beam),
         ]
         .into_iter()
         .find_map(|(flag, given)| given.then_some(flag))
         {
             bail!(
-                "puyo versus runs play one ply, which reads the match at its first move: drop {flag}"
+                "puyo versus runs play one ply, the lookahead or the sampled beam, which weigh the match at their first move: drop {flag}"
             );
         }
         if !spec.board_features.is_empty() {

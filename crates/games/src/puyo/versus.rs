@@ -24,7 +24,7 @@
 //! column 3, row 12 is filled after its turn (or no placement is left to it), and both losing
 //! at the same frame is a draw.
 
-pub use super::contestant::{Contestant, MatchView, Seat};
+pub use super::contestant::{Contestant, MatchView, Reader, Seat};
 use super::field::{Field, MAX_ROWS, NUISANCE, VISIBLE_ROWS, WIDTH, cell};
 use super::rules::{Placement, Rules, SPAWN_COLUMN, Step};
 use super::{Position, Puyo};

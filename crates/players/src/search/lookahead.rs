@@ -6,7 +6,8 @@ use stacktune_game::SearchHooks;
 /// The best move, the first in enumeration order winning ties; `None` when the game offers no
 /// move. When the position after a move knows its next piece (a game played with a preview),
 /// that piece is placed too and the better second board scores the move, so a preview alone
-/// makes a 2-ply player.
+/// makes a 2-ply player; the move's own features ([`SearchHooks::first_move_features`]) are
+/// added to that score.
 pub fn lookahead<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
@@ -15,6 +16,8 @@ pub fn lookahead<G: SearchHooks>(
     if !game.shows_next(position) {
         return one_ply(eval, game, position);
     }
+    // The first moves' own features, which the positions after them do not carry.
+    let first = game.first_move_features(position);
     let mut best: Option<(G::Move, f64)> = None;
     game.for_each_move(
         position,
@@ -22,7 +25,8 @@ pub fn lookahead<G: SearchHooks>(
         &mut |mv, after, outcome, features| {
             let value = match outcome.terminal_value {
                 Some(_) => eval.score(outcome, features),
-                None => best_value(eval, game, after),
+                None if first == 0 => best_value(eval, game, after),
+                None => best_value(eval, game, after) + eval.score_within(first, features),
             };
             if best.is_none_or(|(_, b)| value > b) {
                 best = Some((mv, value));

@@ -17,15 +17,8 @@ pub use sampled_beam::sampled_beam;
 pub use stacktune_base::limits::{MAX_BEAM_DEPTH, MAX_BEAM_WIDTH, check_beam};
 
 use crate::eval::LinearPlayer;
-use lookahead::best_value;
+use stacktune_game::Policy;
 use stacktune_game::SearchHooks;
-use stacktune_game::{Game, Outcome, Policy};
-
-/// What a first move alone is worth beside a search's value of it, from the move, the position
-/// it leaves and its outcome: a match's state (the nuisance coming, the opponent), which the
-/// evaluation of the position does not see.
-pub type RootBias<'a, G> =
-    dyn FnMut(<G as Game>::Move, &<G as Game>::Position, &Outcome) -> f64 + 'a;
 
 /// The names a sampled beam's width, samples, unseen pieces and fired points go by on the
 /// command line.
@@ -63,7 +56,7 @@ pub enum Search {
     /// Negamax with alpha-beta pruning over `depth` plies, for two-player games whose move
     /// values are from the mover's side; from `endgame` empty cells on (0: never), only over
     /// the moves the game's solver proves keep the position's value
-    /// ([`Game::perfect_moves`]).
+    /// ([`Game::perfect_moves`](stacktune_game::Game::perfect_moves)).
     AlphaBeta { depth: u32, endgame: u32 },
 }
 
@@ -80,64 +73,19 @@ impl Player {
     }
 }
 
-impl Player {
-    /// Whether [`Player::choose_biased`] takes this player's search: one ply, the lookahead
-    /// and the sampled beam, whose first moves' values are on the evaluation's own scale.
-    pub fn takes_bias(&self) -> bool {
+impl Search {
+    /// Whether this search weighs the features a game's moves carry of their own
+    /// ([`SearchHooks::first_move_features`]: Puyo's match) on the scale of its values of first
+    /// moves: one ply, the lookahead and the sampled beam do; a beam over the pieces shown, the
+    /// anytime beam and alpha-beta value a first move by the positions further on, which do
+    /// not carry them.
+    pub fn weighs_first_move_features(self) -> bool {
         matches!(
-            self.search,
+            self,
             Search::OnePly | Search::Lookahead | Search::Sampled { .. }
         )
     }
 
-    /// The move whose value under the search, raised by `bias` of the move itself, is the
-    /// highest; the first in the game's order wins ties. A search that does not take a bias
-    /// ([`Player::takes_bias`]) chooses as it does alone.
-    pub fn choose_biased<G: SearchHooks>(
-        &self,
-        game: &G,
-        position: &G::Position,
-        bias: &mut RootBias<'_, G>,
-    ) -> Option<G::Move> {
-        let look = match self.search {
-            Search::OnePly => false,
-            Search::Lookahead => game.shows_next(position),
-            Search::Sampled {
-                width,
-                samples,
-                unseen,
-                fired,
-            } => {
-                let settings = (width, samples, unseen, fired);
-                return sampled_beam::sampled_beam_biased(
-                    &self.eval,
-                    game,
-                    position,
-                    settings,
-                    Some(bias),
-                );
-            }
-            _ => return self.choose(game, position),
-        };
-        let mut best: Option<(G::Move, f64)> = None;
-        game.for_each_move(
-            position,
-            self.eval.mask(),
-            &mut |mv, after, outcome, features| {
-                let value = match outcome.terminal_value {
-                    None if look => best_value(&self.eval, game, after),
-                    _ => self.eval.score(outcome, features),
-                } + bias(mv, after, outcome);
-                if best.is_none_or(|(_, b)| value > b) {
-                    best = Some((mv, value));
-                }
-            },
-        );
-        best.map(|(mv, _)| mv)
-    }
-}
-
-impl Search {
     /// The search an earlier champion plays as a rival: this one, without an endgame solver.
     pub fn for_rivals(self) -> Search {
         match self {

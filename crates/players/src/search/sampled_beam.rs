@@ -2,7 +2,6 @@
 //! shown: the search of the strong Puyo players, who decide what to build now by what chain
 //! the pairs to come would let them fire.
 
-use super::RootBias;
 use crate::eval::LinearPlayer;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -53,6 +52,11 @@ struct Valuation {
 /// only chooses which positions the beam keeps, and a chain is worth what firing it gives,
 /// not what its potential promises; deeper futures (`unseen`) let the beam carry a build to
 /// its fire. Equal worths go to the first move whose own position the weights value most.
+///
+/// When the game's moves from `position` carry features of their own
+/// ([`SearchHooks::first_move_features`]: Puyo's match features), the first moves' nodes are
+/// valued without them, and each first move's mean worth over the futures is raised by its
+/// weighed values of them.
 pub fn sampled_beam<G: SearchHooks>(
     eval: &LinearPlayer,
     game: &G,
@@ -61,18 +65,6 @@ pub fn sampled_beam<G: SearchHooks>(
     samples: u32,
     unseen: u32,
     fired: Option<u32>,
-) -> Option<G::Move> {
-    sampled_beam_biased(eval, game, position, (width, samples, unseen, fired), None)
-}
-
-/// [`sampled_beam`] (its width, samples, unseen pieces and fired points) with each first
-/// move's mean worth over the futures raised by `bias` of that move, when given.
-pub(super) fn sampled_beam_biased<G: SearchHooks>(
-    eval: &LinearPlayer,
-    game: &G,
-    position: &G::Position,
-    (width, samples, unseen, fired): (usize, u32, u32, Option<u32>),
-    bias: Option<&mut RootBias<'_, G>>,
 ) -> Option<G::Move> {
     let beam = Beam {
         eval,
@@ -83,18 +75,11 @@ pub(super) fn sampled_beam_biased<G: SearchHooks>(
             fired_features: game.fired_features(),
         },
     };
-    let (moves, mut level) = beam.first_moves(position);
+    let first = game.first_move_features(position);
+    let (moves, mut level, raised) = beam.first_moves(position, first);
     if moves.len() <= 1 {
         return moves.first().copied();
     }
-    let biases: Option<Vec<f64>> = bias.map(|bias| {
-        // The nodes of the first ply are the first moves' own, in the same order.
-        let mut values = Vec::with_capacity(moves.len());
-        game.for_each_move(position, 0, &mut |mv, after, outcome, _| {
-            values.push(bias(mv, after, outcome));
-        });
-        values
-    });
     let seed = level
         .iter()
         .fold(0u64, |h, n| h.rotate_left(7) ^ n.value.to_bits());
@@ -119,11 +104,11 @@ pub(super) fn sampled_beam_biased<G: SearchHooks>(
             *t += b;
         }
     }
-    if let Some(biases) = biases {
-        // The worth is a mean over the futures, the total its sum: the bias counts once a
-        // future.
-        for (t, b) in total.iter_mut().zip(biases) {
-            *t += b * f64::from(samples.max(1));
+    if first != 0 {
+        // The worth is a mean over the futures, the total its sum: the first move's own
+        // features count once a future.
+        for (t, r) in total.iter_mut().zip(raised) {
+            *t += r * f64::from(samples.max(1));
         }
     }
     Some(moves[beam.valuation.chosen(&total, &own)])
@@ -139,20 +124,36 @@ struct Beam<'a, G: SearchHooks> {
 }
 
 impl<G: SearchHooks> Beam<'_, G> {
-    /// The first moves in the game's order, and the node each leads to (all of them: the
-    /// beam's width is not applied yet).
-    fn first_moves(&self, position: &G::Position) -> (Vec<G::Move>, Vec<Node<G>>) {
+    /// The first moves in the game's order, the node each leads to (all of them: the beam's
+    /// width is not applied yet), valued without the features of `first`, and each move's
+    /// weighed values of those (0 for a move that decides the game).
+    fn first_moves(
+        &self,
+        position: &G::Position,
+        first: FeatureMask,
+    ) -> (Vec<G::Move>, Vec<Node<G>>, Vec<f64>) {
         let mut moves = Vec::new();
         let mut level: Vec<Node<G>> = Vec::with_capacity(self.width.max(32));
+        let mut raised = Vec::new();
         self.game.for_each_move(
             position,
             self.eval.mask(),
             &mut |mv, after, outcome, features| {
-                level.push(self.node(moves.len() as u32, after, outcome, features));
+                let value = match first {
+                    0 => self.eval.score(outcome, features),
+                    _ => self.eval.score_without(first, outcome, features),
+                };
+                level.push(self.node(moves.len() as u32, after, outcome, features, value));
                 moves.push(mv);
+                if first != 0 {
+                    raised.push(match outcome.terminal_value {
+                        Some(_) => 0.0,
+                        None => self.eval.score_within(first, features),
+                    });
+                }
             },
         );
-        (moves, level)
+        (moves, level, raised)
     }
 
     /// Carries `level` over the pieces the game shows, the same in every future, to the ply
@@ -246,7 +247,8 @@ impl<G: SearchHooks> Beam<'_, G> {
             from,
             self.eval.mask(),
             &mut |_, after, outcome, features| {
-                let child = self.node(parent.root, after, outcome, features);
+                let value = self.eval.score(outcome, features);
+                let child = self.node(parent.root, after, outcome, features, value);
                 let b = &mut best[child.root as usize];
                 *b = b.max(child.worth);
                 if !child.ended || self.valuation.fired.is_none() {
@@ -256,18 +258,18 @@ impl<G: SearchHooks> Beam<'_, G> {
         );
     }
 
-    /// The node a move from first move `root` leads to: its value, its worth under the
-    /// valuation, and whether its line ends there.
+    /// The node a move from first move `root` leads to, of evaluation `value`: its worth
+    /// under the valuation, and whether its line ends there.
     fn node(
         &self,
         root: u32,
         after: &G::Position,
         outcome: &Outcome,
         features: &FeatureValues,
+        value: f64,
     ) -> Node<G> {
         let valuation = self.valuation;
         // A decided move's value is its terminal value under either valuation.
-        let value = self.eval.score(outcome, features);
         let worth = match valuation.fired {
             Some(_) if outcome.terminal_value.is_none() => {
                 self.eval.score_within(valuation.fired_features, features)

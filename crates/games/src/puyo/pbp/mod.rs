@@ -18,7 +18,6 @@ use super::rules::{Pair, Placement};
 use super::versus::BattleRules;
 use super::{Position, Puyo};
 use serde::{Deserialize, Serialize};
-use stacktune_tbp::client::Incoming;
 
 /// The protocol's version, in `rules` and `info`.
 pub const VERSION: u32 = 1;
@@ -204,18 +203,7 @@ pub enum BotMessage {
     Unknown,
 }
 
-impl Incoming for BotMessage {
-    const PROTOCOL: &'static str = "PBP";
-    fn refusal(&self) -> Option<&str> {
-        match self {
-            BotMessage::Error { reason } => Some(reason),
-            _ => None,
-        }
-    }
-    fn unknown(&self) -> bool {
-        matches!(self, BotMessage::Unknown)
-    }
-}
+stacktune_tbp::impl_incoming!(BotMessage, "PBP");
 
 /// A pair as `"axis child"` digits.
 fn pair_text(pair: Pair) -> String {

@@ -7,6 +7,7 @@
 //! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
 
 use crate::{EpisodeLimits, EpisodeResult, Episodes, Game, Policy};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use serde_json::Value;
 use stacktune_base::progress::Progress;
@@ -57,6 +58,20 @@ pub trait Replayable: crate::Playable + Clone {
     /// (contest Tetris: 180 turns, or a level-4 game's `--turns`), so the page can say that a
     /// game reached it rather than that it was lost.
     fn turn_limit(&self) -> Option<u64> {
+        None
+    }
+
+    /// For a game whose episodes are matches the page shows whole (both sides' fields, what
+    /// one sends the other), episode `index` played by `player` from `rng` under `limits` as
+    /// such a replay; `None` records the player's side move by move.
+    fn record_match(
+        &self,
+        player: &impl Policy<Self>,
+        index: u64,
+        rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+    ) -> Option<Replay> {
+        let _ = (player, index, rng, limits);
         None
     }
 
@@ -153,6 +168,14 @@ pub fn record<G: Replayable>(
         None => (game, limits),
     };
     let game = &game.numbered_from(seed);
+    if let Some(replay) = game.record_match(player, index, game_stream(seed, index), limits) {
+        progress.game_ended(replay.moves);
+        return Some(Replay {
+            seed,
+            game: index,
+            ..replay
+        });
+    }
     let recording = Recording {
         player,
         chosen: Mutex::new(None),

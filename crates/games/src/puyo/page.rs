@@ -7,8 +7,10 @@ use super::field::{VISIBLE_ROWS, WIDTH};
 use super::versus::{Battle, Contestant, MatchRecord, MatchView, Seeds, Side};
 use super::{Pair, Placement, Position, Puyo};
 use crate::versus::MatchEnd;
+use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 use stacktune_game::replay::{DEFAULT_MOVE_CAP, MatchTape, Replay, Replayable};
+use stacktune_game::{EpisodeLimits, Policy};
 
 /// A pair as its two colour digits, axis first.
 fn digits(pair: Option<Pair>) -> String {
@@ -44,6 +46,19 @@ impl Replayable for Puyo {
             .filter(|p| !p.is_empty())
             .collect::<Vec<_>>()
         )
+    }
+
+    /// A match of a versus run, both fields side by side ([`Battle::match_replay`]).
+    fn record_match(
+        &self,
+        player: &impl Policy<Puyo>,
+        index: u64,
+        rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+    ) -> Option<Replay> {
+        let matches = self.matches.as_ref()?;
+        let versus = stacktune_game::Episodes::describe_episode(self, index)?;
+        Some(matches.replay(player, self.shown, (index, rng), limits, versus))
     }
 
     /// `[column, rotation (child 0 right, 1 above, 2 left, 3 below), pair drawn]`.
@@ -219,7 +234,6 @@ mod tests {
     use super::*;
     use crate::puyo::rules::{Rules, placements};
     use crate::puyo::versus::{BattleRules, Seat};
-    use stacktune_game::Policy;
 
     /// Stands each pair on the lowest column that takes it, the leftmost or the rightmost.
     struct Lowest(bool);

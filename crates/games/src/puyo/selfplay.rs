@@ -12,11 +12,12 @@ use super::Puyo;
 use super::contestant::{Contestant, MatchView, Seat};
 use super::match_features::MatchState;
 use super::rules::Placement;
-use super::versus::{Battle, Seeds};
+use super::versus::{Battle, MatchRecord, Seeds};
 use crate::settings::GameSpec;
 use crate::versus::MatchEnd;
 use anyhow::{Result, bail};
 use rand_chacha::ChaCha8Rng;
+use stacktune_game::replay::Replay;
 use stacktune_game::{EpisodeLimits, EpisodeResult, Policy, SharedPolicy};
 use std::sync::Arc;
 
@@ -150,9 +151,49 @@ impl Matches {
         player: &impl Policy<Puyo>,
         shown: u8,
         index: u64,
-        mut rng: ChaCha8Rng,
+        rng: ChaCha8Rng,
         limits: EpisodeLimits,
     ) -> EpisodeResult {
+        let (_, record, _) = self.play(player, shown, index, rng, limits);
+        let mut result = EpisodeResult {
+            score: record.end.score_of(0),
+            moves: u64::from(record.pairs[0]),
+            ..EpisodeResult::default()
+        };
+        result.details[..DETAILS.len()].copy_from_slice(&[
+            u64::from(record.end == MatchEnd::Won(0)),
+            u64::from(record.end == MatchEnd::Draw),
+            u64::from(record.end == MatchEnd::Won(1)),
+            u64::from(record.pairs[0]),
+            u64::from(record.sent[0]),
+            u64::from(record.sent[1]),
+        ]);
+        result
+    }
+
+    /// Episode `index` as a replay of both fields (who plays whom: `versus`), the match
+    /// [`Matches::episode`] plays.
+    pub(super) fn replay(
+        &self,
+        player: &impl Policy<Puyo>,
+        shown: u8,
+        (index, rng): (u64, ChaCha8Rng),
+        limits: EpisodeLimits,
+        versus: String,
+    ) -> Replay {
+        let (seeds, record, cap) = self.play(player, shown, index, rng, limits);
+        self.battle.match_replay(seeds, &record, cap, versus)
+    }
+
+    /// Episode `index`'s match: its seeds, its record and the pairs a side it was capped at.
+    fn play(
+        &self,
+        player: &impl Policy<Puyo>,
+        shown: u8,
+        index: u64,
+        mut rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+    ) -> (Seeds, MatchRecord, u32) {
         let opponent = self.opponent(index);
         let seeds = Seeds::draw(&mut rng);
         let cap = limits
@@ -169,19 +210,6 @@ impl Matches {
         let record = self
             .battle
             .play([&mut tuned as &mut dyn Contestant, &mut other], seeds, cap);
-        let mut result = EpisodeResult {
-            score: record.end.score_of(0),
-            moves: u64::from(record.pairs[0]),
-            ..EpisodeResult::default()
-        };
-        result.details[..DETAILS.len()].copy_from_slice(&[
-            u64::from(record.end == MatchEnd::Won(0)),
-            u64::from(record.end == MatchEnd::Draw),
-            u64::from(record.end == MatchEnd::Won(1)),
-            u64::from(record.pairs[0]),
-            u64::from(record.sent[0]),
-            u64::from(record.sent[1]),
-        ]);
-        result
+        (seeds, record, cap)
     }
 }

@@ -228,3 +228,42 @@ fn the_replay_page_is_the_first_game_with_both_fields_the_same_every_time() {
             .ends_with("--seed 1 --games 1")
     );
 }
+
+#[test]
+fn watch_draws_both_fields_of_the_game_play_plays() {
+    let args = [
+        "--weights",
+        MATCH,
+        "--mode",
+        "versus",
+        "--opponent",
+        HAND,
+        "--seed",
+        "3",
+    ];
+    let watched = crate::common::stdout(&run(&[&["watch"], &args[..]].concat()));
+    let played = json(&run(
+        &[&["play", "--json", "--games", "1"], &args[..]].concat()
+    ));
+    // play's game 0: the match player won after 15 pairs; watch ends on that game.
+    let game = &played["per_game"][0];
+    assert_eq!(
+        (game["wins"].clone(), game["pairs"].clone()),
+        (json!(1), json!(15))
+    );
+    assert_eq!(
+        watched.lines().last().unwrap(),
+        "The left side won: the right side filled column 3 of row 12. Pairs placed: 15 left, 22 right, at frame 1254."
+    );
+    // Every frame draws both fields side by side, each with its nuisance and points.
+    let frames = watched
+        .matches("left: the weights, right: weights/puyo/hand.toml\nframe ")
+        .count();
+    assert!(frames > 20, "{frames} frames");
+    assert_eq!(watched.matches("+------+    ").count(), frames);
+    assert!(watched.contains("nuisance 0 coming, 11 due"));
+    assert_eq!(
+        watched.lines().filter(|l| l.starts_with("points ")).count(),
+        frames
+    );
+}

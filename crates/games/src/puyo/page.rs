@@ -154,7 +154,7 @@ impl Battle {
 }
 
 /// Who won and why, or why it was a draw, as the page's last note says it.
-fn ending(record: &MatchRecord) -> String {
+pub(super) fn ending(record: &MatchRecord) -> String {
     const SIDES: [&str; 2] = ["left", "right"];
     match record.end {
         MatchEnd::Won(w) => format!(

@@ -8,6 +8,7 @@ use stacktune_base::progress::{Mode, Progress};
 use stacktune_base::stats::matches::{
     Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
 };
+use stacktune_game::replay::Replay;
 use stacktune_games::puyo::pbp::front::{
     BOT_PREFIX as PUYO_BOT_PREFIX, TIMEOUT_MS as PUYO_TIMEOUT_MS,
 };
@@ -167,22 +168,34 @@ pub fn run(args: VersusArgs) -> Result<()> {
     )?;
     let report = report_of(&args, &games, sprt.zip(verdict));
     if let Some(out) = &args.replay_html {
-        let g = &games[0];
-        let versus = format!("left: {}, right: {}", args.first, args.second);
-        let mut replay =
-            game.match_replay(pair_seeds(args.seed, 0), &g.record, args.max_pieces, versus);
-        replay.command = format!(
-            "stacktune versus {} {} --seed {} --games 1",
-            args.first, args.second, args.seed
+        let replay = game.match_replay(
+            pair_seeds(args.seed, 0),
+            &games[0].record,
+            args.max_pieces,
+            sides_of(&args),
         );
-        let page = render_replays(&ReplayPage {
-            title: format!("versus: {} against {}", args.first, args.second),
-            version: env!("CARGO_PKG_VERSION"),
-            replays: &[replay],
-        })?;
-        stacktune_base::fsutil::write_new(out, page.as_bytes())?;
+        write_replay(&args, out, replay)?;
     }
     show(&args, &report)
+}
+
+/// Who plays which side of the first game, the one the replay page shows.
+fn sides_of(args: &VersusArgs) -> String {
+    format!("left: {}, right: {}", args.first, args.second)
+}
+
+/// Writes the page replaying the match's first game, `replay`, to `out`, a new file.
+fn write_replay(args: &VersusArgs, out: &Path, mut replay: Replay) -> Result<()> {
+    replay.command = format!(
+        "stacktune versus {} {} --seed {} --games 1",
+        args.first, args.second, args.seed
+    );
+    let page = render_replays(&ReplayPage {
+        title: format!("versus: {} against {}", args.first, args.second),
+        version: env!("CARGO_PKG_VERSION"),
+        replays: &[replay],
+    })?;
+    stacktune_base::fsutil::write_new(out, page.as_bytes())
 }
 
 /// Whether the match is of puyo: `--game puyo`, or no game given and the first player a
@@ -205,8 +218,8 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
     if !args.game.opponents.is_empty() {
         bail!("--opponent names a run's or play's opponents; versus plays its two players");
     }
-    if args.replay_html.is_some() {
-        bail!("--replay-html draws versus tetris matches only, not puyo");
+    if let Some(out) = &args.replay_html {
+        stacktune_base::fsutil::refuse_existing(out)?;
     }
     let cap = u32::try_from(args.max_pieces)
         .map_err(|_| anyhow::anyhow!("--max-pieces {} is too many pairs", args.max_pieces))?;
@@ -236,7 +249,13 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
         },
         sprt,
     )?;
-    show(args, &report_of(args, &games, sprt.zip(verdict)))
+    let report = report_of(args, &games, sprt.zip(verdict));
+    if let Some(out) = &args.replay_html {
+        let first = &games[0];
+        let replay = battle.match_replay(first.seeds, &first.record, cap, sides_of(args));
+        write_replay(args, out, replay)?;
+    }
+    show(args, &report)
 }
 
 /// A puyo weights file as a side of a match, under its own search and pairs shown, and the

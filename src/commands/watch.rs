@@ -45,54 +45,44 @@ pub fn run(mut args: WatchArgs) -> Result<()> {
     Ok(())
 }
 
-/// Draws every position of `play --seed S`'s game 0, pausing between frames on a terminal.
+/// Draws every position of `play --seed S`'s game 0, pausing between frames on a terminal;
+/// a game whose episodes are matches drawn whole, every change of both sides.
 fn watch<G: Replayable>(
     game: &G,
     player: stacktune_players::search::Player,
     args: &WatchArgs,
 ) -> Result<()> {
-    let terminal = std::io::stdout().is_terminal();
-    let mut out = std::io::stdout().lock();
     let title = game
         .describe_episode(0)
         .map(|t| t + "\n")
         .unwrap_or_default();
-    let mut written = Ok(());
-    let mut first = true;
+    let mut screen = Screen {
+        out: std::io::stdout().lock(),
+        terminal: std::io::stdout().is_terminal(),
+        delay: Duration::from_millis(args.delay_ms),
+        first: true,
+        written: Ok(()),
+    };
     let limits = EpisodeLimits::capped(args.max_pieces.unwrap_or(0));
-    let result = game.episode(
-        &player,
-        0,
-        game_stream(args.seed, 0),
-        limits,
-        &mut |position, so_far| {
-            if written.is_err() {
-                return;
-            }
-            if !first && terminal && args.delay_ms > 0 {
-                std::thread::sleep(Duration::from_millis(args.delay_ms));
-            }
-            first = false;
-            written = (|| {
-                if terminal {
-                    // Home the cursor and clear the screen so the board redraws in place.
-                    write!(out, "\x1b[H\x1b[2J")?;
-                }
-                let frame = game.render(position);
-                writeln!(
-                    out,
-                    "{title}{frame}pieces {}  {} {}",
-                    so_far.moves,
-                    game.score_name(),
-                    so_far.score
-                )?;
-                out.flush()
-            })();
-        },
-    );
-    written?;
+    let rng = || game_stream(args.seed, 0);
+    let mut draw = |frame: &str| screen.show(&format!("{title}{frame}"));
+    if let Some(last) = game.watch_match(&player, 0, rng(), limits, &mut draw) {
+        screen.written?;
+        writeln!(screen.out, "{last}")?;
+        return Ok(());
+    }
+    let result = game.episode(&player, 0, rng(), limits, &mut |position, so_far| {
+        let frame = game.render(position);
+        screen.show(&format!(
+            "{title}{frame}pieces {}  {} {}\n",
+            so_far.moves,
+            game.score_name(),
+            so_far.score
+        ));
+    });
+    screen.written?;
     writeln!(
-        out,
+        screen.out,
         "{} after {} pieces: {} {}",
         ending(game, result.moves, args.max_pieces),
         result.moves,
@@ -100,6 +90,37 @@ fn watch<G: Replayable>(
         game.score_name()
     )?;
     Ok(())
+}
+
+/// Standard output as `watch` draws on it: a terminal redraws each frame in place after a
+/// pause; anything else gets the frames one after another.
+struct Screen<W: Write> {
+    out: W,
+    terminal: bool,
+    delay: Duration,
+    first: bool,
+    /// The first failed write: drawing stops there, and the command reports it.
+    written: std::io::Result<()>,
+}
+
+impl<W: Write> Screen<W> {
+    fn show(&mut self, frame: &str) {
+        if self.written.is_err() {
+            return;
+        }
+        if !self.first && self.terminal && !self.delay.is_zero() {
+            std::thread::sleep(self.delay);
+        }
+        self.first = false;
+        self.written = (|| {
+            if self.terminal {
+                // Home the cursor and clear the screen so the board redraws in place.
+                write!(self.out, "\x1b[H\x1b[2J")?;
+            }
+            write!(self.out, "{frame}")?;
+            self.out.flush()
+        })();
+    }
 }
 
 /// Why the game stopped: a game cut short by `--max-pieces` or played to the rules' turn limit

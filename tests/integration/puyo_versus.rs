@@ -2,7 +2,7 @@
 //! match), paired seeds, the same figures as versus Tetris
 //! ([docs/puyo-versus.md](../../docs/puyo-versus.md)).
 
-use crate::common::{assert_one_line_error, json, run};
+use crate::common::{assert_one_line_error, json, run, run_in};
 use serde_json::json;
 
 const HAND: &str = "weights/puyo/hand.toml";
@@ -95,8 +95,8 @@ fn puyo_matches_refuse_what_they_cannot_play_with_one_line() {
         "puyo versus: --target-points, --margin-every and --nuisance-cap must be at least 1",
     );
     refused(
-        &["--replay-html", "x.html"],
-        "--replay-html draws versus tetris matches only, not puyo",
+        &["--replay-html", "Cargo.toml"],
+        "Cargo.toml already exists; it is not overwritten",
     );
     // A solo run cannot take the battle rules or play one side of a match.
     let out = run(&["play", "--weights", HAND, "--target-points", "9"]);
@@ -164,5 +164,106 @@ fn match_features_are_refused_alone_and_without_a_field() {
     assert_one_line_error(
         &out,
         "match features play under one ply, the lookahead or the sampled beam (--samples), not a beam over the pairs shown (--depth)",
+    );
+}
+
+/// The data a replay page embeds.
+fn page_data(page: &std::path::Path) -> serde_json::Value {
+    let html = std::fs::read_to_string(page).unwrap();
+    let start = html.find(r#"id="data">"#).unwrap() + r#"id="data">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+#[test]
+fn the_replay_page_is_the_first_game_with_both_fields_the_same_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = crate::common::root();
+    let (match_file, hand) = (root.join(MATCH), root.join(HAND));
+    let write = |name: &str| {
+        let page = dir.path().join(name);
+        let args = [
+            "versus",
+            match_file.to_str().unwrap(),
+            hand.to_str().unwrap(),
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--json",
+            "--quiet",
+            "--replay-html",
+            page.to_str().unwrap(),
+        ];
+        (json(&run_in(dir.path(), &args)), page)
+    };
+    let (report, page) = write("a.html");
+    let (again, page_again) = write("b.html");
+    assert_eq!(report, again);
+    assert_eq!(
+        std::fs::read(&page).unwrap(),
+        std::fs::read(&page_again).unwrap()
+    );
+    // The match player won both games; the page's is the first, with its reason.
+    assert_eq!(report["wins"], json!(2));
+    assert_eq!(report["endings"]["second had no placement left"], json!(1));
+    let replay = &page_data(&page)["replays"][0];
+    assert_eq!(replay["setup"]["kind"], json!("puyo-match"));
+    assert_eq!(
+        replay["setup"]["ending"],
+        json!("The left side won: the right side had no placement left.")
+    );
+    assert_eq!(replay["score"], json!(1.0));
+    let steps = replay["steps"].as_array().unwrap();
+    assert_eq!(steps.last().unwrap()[3], json!(1.0));
+    assert_eq!(replay["moves"], json!(steps.len()));
+    // Both fields start empty, side by side (6 + 6 columns, 13 rows), and nuisance fell.
+    assert_eq!(replay["start_board"], json!(vec![".".repeat(12); 13]));
+    let drops = steps.iter().flat_map(|s| [&s[0], &s[1]]);
+    assert!(drops.filter(|m| m.get("drop").is_some()).count() > 0);
+    assert!(
+        replay["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--seed 1 --games 1")
+    );
+}
+
+#[test]
+fn watch_draws_both_fields_of_the_game_play_plays() {
+    let args = [
+        "--weights",
+        MATCH,
+        "--mode",
+        "versus",
+        "--opponent",
+        HAND,
+        "--seed",
+        "3",
+    ];
+    let watched = crate::common::stdout(&run(&[&["watch"], &args[..]].concat()));
+    let played = json(&run(
+        &[&["play", "--json", "--games", "1"], &args[..]].concat()
+    ));
+    // play's game 0: the match player won after 15 pairs; watch ends on that game.
+    let game = &played["per_game"][0];
+    assert_eq!(
+        (game["wins"].clone(), game["pairs"].clone()),
+        (json!(1), json!(15))
+    );
+    assert_eq!(
+        watched.lines().last().unwrap(),
+        "The left side won: the right side filled column 3 of row 12. Pairs placed: 15 left, 22 right, at frame 1254."
+    );
+    // Every frame draws both fields side by side, each with its nuisance and points.
+    let frames = watched
+        .matches("left: the weights, right: weights/puyo/hand.toml\nframe ")
+        .count();
+    assert!(frames > 20, "{frames} frames");
+    assert_eq!(watched.matches("+------+    ").count(), frames);
+    assert!(watched.contains("nuisance 0 coming, 11 due"));
+    assert_eq!(
+        watched.lines().filter(|l| l.starts_with("points ")).count(),
+        frames
     );
 }

@@ -541,3 +541,34 @@ fn a_game_that_reached_its_turn_limit_says_so() {
         assert!(dom.contains(note), "{flags:?}: {note}");
     }
 }
+
+/// `versus --replay-html` on puyo weights: the page plays both fields back, nuisance and
+/// chains included, to the match's end, matching the match's fields at every check.
+#[test]
+fn a_puyo_match_plays_back_both_fields_to_its_end() {
+    let Some(browser) = chromium() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let page = tmp.path().join("match.html");
+    let out = run(&[
+        "versus",
+        "weights/puyo/versus-hand.toml",
+        "weights/puyo/hand.toml",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--quiet",
+        "--replay-html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = browse(browser, &page, &["--dump-dom"]);
+    assert_eq!(attribute(&dom, "replay-status", "data-done"), "true");
+    assert_eq!(attribute(&dom, "replay-check", "data-mismatches"), "0");
+    assert_eq!(attribute(&dom, "replay-status", "data-score"), "1");
+    assert!(dom.contains("The left side won: the right side filled column 3 of row 12."));
+}

@@ -201,7 +201,34 @@ fn a_puyo_self_play_run_is_the_same_at_any_thread_count_and_after_resume() {
     assert_eq!(column(&history, "evaluations"), ["40", "90", "140"]);
     // The candidates weigh the match features as weights of their own.
     assert!(read(&whole, "best.toml").contains("match_lethal = "));
-    assert!(read(&whole, "report.html").contains("in logistic Elo above `hand.toml`"));
+    let page = read(&whole, "report.html");
+    assert!(page.contains("in logistic Elo above `hand.toml`"));
+    // The page replays its best against the anchor, then against the best before it, each
+    // match with both fields, to its end: at 30 pairs a side, both draws.
+    let start = page.find(r#"id="data">"#).unwrap() + r#"id="data">"#.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    let replays = data["replays"].as_array().unwrap();
+    let versus: Vec<&str> = replays
+        .iter()
+        .map(|r| r["versus"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        versus,
+        [
+            "left: the weights, right: hand.toml",
+            "left: the best of generation 2, right: the best before it (generation 1)"
+        ]
+    );
+    for r in replays {
+        assert_eq!(r["setup"]["kind"], "puyo-match");
+        assert_eq!(r["setup"]["ending"], "A draw: both sides placed 30 pairs.");
+        assert_eq!(r["score"], 0.5);
+        assert_eq!(
+            r["steps"].as_array().unwrap().len() as u64,
+            r["moves"].as_u64().unwrap()
+        );
+    }
 
     same_after_resume(dir.path(), PUYO, "a puyo self-play run");
 }

@@ -426,6 +426,25 @@ pub trait Render: Game {
         let _ = position;
         format!("({} draws no positions)", self.name())
     }
+
+    /// For a game whose episodes are matches drawn whole (both sides, what one sends the
+    /// other), episode `index` played by `player` from `rng` under `limits`, handing `frame` a
+    /// drawing each time the match changes; the match's last line (who won and why). `None`
+    /// for a game whose player's positions are drawn instead (`watch` then draws those).
+    fn watch_match(
+        &self,
+        player: &impl Policy<Self>,
+        index: u64,
+        rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+        frame: &mut dyn FnMut(&str),
+    ) -> Option<String>
+    where
+        Self: Sized,
+    {
+        let _ = (player, index, rng, limits, frame);
+        None
+    }
 }
 
 /// A game with every part: what runs, backends and commands play.

@@ -7,6 +7,7 @@
 //! [`CHECK_EVERY`] moves so the page can prove that its own play-back matches this one.
 
 use crate::{EpisodeLimits, EpisodeResult, Episodes, Game, Policy};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use serde_json::Value;
 use stacktune_base::progress::Progress;
@@ -57,6 +58,20 @@ pub trait Replayable: crate::Playable + Clone {
     /// (contest Tetris: 180 turns, or a level-4 game's `--turns`), so the page can say that a
     /// game reached it rather than that it was lost.
     fn turn_limit(&self) -> Option<u64> {
+        None
+    }
+
+    /// For a game whose episodes are matches the page shows whole (both sides' fields, what
+    /// one sends the other), episode `index` played by `player` from `rng` under `limits` as
+    /// such a replay; `None` records the player's side move by move.
+    fn record_match(
+        &self,
+        player: &impl Policy<Self>,
+        index: u64,
+        rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+    ) -> Option<Replay> {
+        let _ = (player, index, rng, limits);
         None
     }
 
@@ -153,6 +168,14 @@ pub fn record<G: Replayable>(
         None => (game, limits),
     };
     let game = &game.numbered_from(seed);
+    if let Some(replay) = game.record_match(player, index, game_stream(seed, index), limits) {
+        progress.game_ended(replay.moves);
+        return Some(Replay {
+            seed,
+            game: index,
+            ..replay
+        });
+    }
     let recording = Recording {
         player,
         chosen: Mutex::new(None),
@@ -271,6 +294,82 @@ impl<G: Replayable> Tape<G> {
         }
         self.replay.moves = result.moves;
         self.replay.score = result.score;
+        self.replay
+    }
+}
+
+/// A two-sided match being recorded for the page (`versus --replay-html`, a match run's
+/// page): both boards side by side, a step a moment of the match, so every game with matches
+/// stores, caps and checks its steps alike.
+pub struct MatchTape {
+    replay: Replay,
+    /// The boards after the last stored step, for the final check.
+    last_rows: Option<Vec<String>>,
+}
+
+impl MatchTape {
+    /// Nothing recorded yet of the match on seed `seed` between `versus`, which ended with the
+    /// left side's match score `score`; at most `cap` steps are stored.
+    pub fn new(seed: u64, versus: String, setup: Value, score: f64, cap: u64) -> MatchTape {
+        MatchTape {
+            replay: Replay {
+                command: String::new(),
+                seed,
+                game: 0,
+                versus: Some(versus),
+                score_name: "match score",
+                setup,
+                start_board: Vec::new(),
+                start_pieces: Value::Null,
+                start_moves: 0,
+                steps: Vec::new(),
+                checks: Vec::new(),
+                moves: 0,
+                score,
+                capped: false,
+                cap,
+                limit: None,
+                turn_limit: None,
+            },
+            last_rows: None,
+        }
+    }
+
+    /// The boards and pieces the match starts from.
+    pub fn start(&mut self, board: Vec<String>, pieces: Value) {
+        self.replay.start_board = board;
+        self.replay.start_pieces = pieces;
+    }
+
+    /// Counts a step of the match and stores it, with no points, while fewer than the cap
+    /// are stored; `rows` gives the boards it leaves, checked every [`CHECK_EVERY`] steps.
+    pub fn push(&mut self, mut step: Vec<Value>, rows: impl FnOnce() -> Vec<String>) {
+        self.replay.moves += 1;
+        if self.replay.moves > self.replay.cap {
+            self.replay.capped = true;
+            return;
+        }
+        step.push(0.into());
+        self.replay.steps.push(step);
+        let rows = rows();
+        if self.replay.moves.is_multiple_of(CHECK_EVERY) {
+            self.replay.checks.push((self.replay.moves, rows));
+        } else {
+            self.last_rows = Some(rows);
+        }
+    }
+
+    /// The replay: the match score on its last stored step, checked after it.
+    pub fn finish(mut self) -> Replay {
+        let n = self.replay.steps.len() as u64;
+        if let Some(rows) = self.last_rows
+            && !n.is_multiple_of(CHECK_EVERY)
+        {
+            self.replay.checks.push((n, rows));
+        }
+        if let Some(last) = self.replay.steps.last_mut() {
+            *last.last_mut().expect("a step ends with its points") = self.replay.score.into();
+        }
         self.replay
     }
 }

@@ -680,6 +680,46 @@ impl Render for Puyo {
         s.push('\n');
         s
     }
+
+    /// A match of a versus run, both fields side by side ([`Puyo::draw_match`]).
+    fn watch_match(
+        &self,
+        player: &impl Policy<Self>,
+        index: u64,
+        rng: ChaCha8Rng,
+        limits: EpisodeLimits,
+        frame: &mut dyn FnMut(&str),
+    ) -> Option<String> {
+        let matches = self.matches.as_ref()?;
+        Some(matches.watch(self, player, (index, rng), limits, frame))
+    }
+}
+
+impl Puyo {
+    /// Both sides of a match at frame `now` side by side, each field as [`Render`] draws it,
+    /// then the nuisance waiting for each side, its points and the chain steps it popped.
+    pub fn draw_match(&self, now: u64, sides: &[versus::Side; 2]) -> String {
+        let [left, right] = sides.each_ref().map(|side| {
+            let [coming, due] = side.waiting();
+            let mut lines: Vec<String> = self
+                .render(side.position())
+                .lines()
+                .map(String::from)
+                .collect();
+            lines.push(format!("nuisance {coming} coming, {due} due"));
+            lines.push(match side.chain() {
+                0 => format!("points {}", side.score()),
+                chain => format!("points {}  {chain}-chain", side.score()),
+            });
+            lines
+        });
+        let width = left.iter().map(String::len).max().unwrap_or(0) + 4;
+        let mut s = format!("frame {now}\n");
+        for (l, r) in left.iter().zip(&right) {
+            s += &format!("{l:<width$}{r}\n");
+        }
+        s
+    }
 }
 
 /// What a played placement reports to the player: a move that ends the game is scored −∞.

@@ -11,11 +11,12 @@
 
 use super::Puyo;
 use super::contestant::{Contestant, Reader};
-use super::versus::{Battle, Seeds};
+use super::versus::{Battle, MatchRecord, Seeds, Side};
 use crate::settings::GameSpec;
 use crate::versus::MatchEnd;
 use anyhow::{Result, bail};
 use rand_chacha::ChaCha8Rng;
+use stacktune_game::replay::Replay;
 use stacktune_game::{EpisodeLimits, EpisodeResult, Policy, SharedPolicy};
 use std::sync::Arc;
 
@@ -132,25 +133,10 @@ impl Matches {
         player: &impl Policy<Puyo>,
         shown: u8,
         index: u64,
-        mut rng: ChaCha8Rng,
+        rng: ChaCha8Rng,
         limits: EpisodeLimits,
     ) -> EpisodeResult {
-        let opponent = self.opponent(index);
-        let seeds = Seeds::draw(&mut rng);
-        let cap = limits
-            .max_moves
-            .map_or(MATCH_PAIRS, |m| u32::try_from(m).unwrap_or(u32::MAX));
-        let mut tuned = Reader {
-            policy: player,
-            shown,
-        };
-        let mut other = Reader {
-            policy: &*opponent.policy,
-            shown: opponent.shown,
-        };
-        let record = self
-            .battle
-            .play([&mut tuned as &mut dyn Contestant, &mut other], seeds, cap);
+        let (_, record, _) = self.play(player, shown, (index, rng), limits, &mut |_, _| {});
         let mut result = EpisodeResult {
             score: record.end.score_of(0),
             moves: u64::from(record.pairs[0]),
@@ -165,5 +151,73 @@ impl Matches {
             u64::from(record.sent[1]),
         ]);
         result
+    }
+
+    /// Episode `index` as a replay of both fields (who plays whom: `versus`), the match
+    /// [`Matches::episode`] plays.
+    pub(super) fn replay(
+        &self,
+        player: &impl Policy<Puyo>,
+        shown: u8,
+        (index, rng): (u64, ChaCha8Rng),
+        limits: EpisodeLimits,
+        versus: String,
+    ) -> Replay {
+        let (seeds, record, cap) = self.play(player, shown, (index, rng), limits, &mut |_, _| {});
+        self.battle.match_replay(seeds, &record, cap, versus)
+    }
+
+    /// Episode `index` drawn in text for `watch`, a frame each time the match changes
+    /// ([`Battle::play_observed`]); its last line.
+    pub(super) fn watch(
+        &self,
+        game: &Puyo,
+        player: &impl Policy<Puyo>,
+        episode: (u64, ChaCha8Rng),
+        limits: EpisodeLimits,
+        frame: &mut dyn FnMut(&str),
+    ) -> String {
+        let mut last = None;
+        let (_, record, _) = self.play(player, game.shown, episode, limits, &mut |now, sides| {
+            let drawn = game.draw_match(now, sides);
+            if last.as_ref() != Some(&drawn) {
+                frame(&drawn);
+                last = Some(drawn);
+            }
+        });
+        let [left, right] = record.pairs;
+        let ending = super::page::ending(&record);
+        format!(
+            "{ending} Pairs placed: {left} left, {right} right, at frame {}.",
+            record.frames
+        )
+    }
+
+    /// Episode `index`'s match, shown to `observe` as it is played: its seeds, its record and
+    /// the pairs a side it was capped at.
+    fn play(
+        &self,
+        player: &impl Policy<Puyo>,
+        shown: u8,
+        (index, mut rng): (u64, ChaCha8Rng),
+        limits: EpisodeLimits,
+        observe: &mut impl FnMut(u64, &[Side; 2]),
+    ) -> (Seeds, MatchRecord, u32) {
+        let opponent = self.opponent(index);
+        let seeds = Seeds::draw(&mut rng);
+        let cap = limits
+            .max_moves
+            .map_or(MATCH_PAIRS, |m| u32::try_from(m).unwrap_or(u32::MAX));
+        let mut tuned = Reader {
+            policy: player,
+            shown,
+        };
+        let mut other = Reader {
+            policy: &*opponent.policy,
+            shown: opponent.shown,
+        };
+        let players = [&mut tuned as &mut dyn Contestant, &mut other];
+        let record = self.battle.play_observed(players, seeds, cap, observe);
+        (seeds, record, cap)
     }
 }

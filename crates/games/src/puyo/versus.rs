@@ -257,9 +257,23 @@ impl Battle {
     /// Plays a match between `players` on `seeds`, a draw once both sides have placed `cap`
     /// pairs.
     pub fn play<C: Contestant>(&self, players: [C; 2], seeds: Seeds, cap: u32) -> MatchRecord {
+        self.play_observed(players, seeds, cap, &mut |_, _| {})
+    }
+
+    /// [`Battle::play`], showing `observe` both sides at the start (frame 0, before anything
+    /// happens) and after every frame at which anything happened: what draws a match (a
+    /// replay, a terminal) sees the very match the figures count.
+    pub fn play_observed<C: Contestant>(
+        &self,
+        players: [C; 2],
+        seeds: Seeds,
+        cap: u32,
+        observe: &mut impl FnMut(u64, &[Side; 2]),
+    ) -> MatchRecord {
         let start = self.game.start(&mut ChaCha8Rng::seed_from_u64(seeds.queue));
         let sides = seeds.sides.map(|seed| Side::new(start, seed));
-        self.run(sides, players, cap)
+        observe(0, &sides);
+        self.run(sides, players, cap, observe)
     }
 
     /// Plays a match from `sides` to its end.
@@ -268,6 +282,7 @@ impl Battle {
         mut sides: [Side; 2],
         mut players: [C; 2],
         cap: u32,
+        observe: &mut impl FnMut(u64, &[Side; 2]),
     ) -> MatchRecord {
         let mut record = MatchRecord {
             end: MatchEnd::Draw,
@@ -285,7 +300,9 @@ impl Battle {
             }
             record.frames = now;
             let seated = players.each_mut();
-            if let Some((end, reason)) = self.frame(&mut sides, seated, now, cap, &mut record) {
+            let ended = self.frame(&mut sides, seated, now, cap, &mut record);
+            observe(now, &sides);
+            if let Some((end, reason)) = ended {
                 record.end = end;
                 record.reason = reason;
                 return record;
@@ -396,7 +413,7 @@ enum Phase {
 }
 
 /// One side of a match: its position, the nuisance waiting for it, and its timeline.
-struct Side {
+pub struct Side {
     position: Position,
     /// The nuisance columns' stream.
     rng: ChaCha8Rng,
@@ -413,6 +430,8 @@ struct Side {
     /// The owed all-clear nuisance goes with this turn's first step.
     bonus_now: bool,
     pairs: u32,
+    /// Points its chains scored so far, step by step as they pop.
+    score: u64,
     /// The frame of the next event, `u64::MAX` once the side has placed its last pair.
     at: u64,
     phase: Phase,
@@ -435,6 +454,7 @@ impl Side {
             last_sent: 0,
             bonus_now: false,
             pairs: 0,
+            score: 0,
             at: 0,
             phase: Phase::Decide,
             points: [0; MAX_STEPS],
@@ -476,6 +496,7 @@ impl Side {
         let target = rules.target_points_at(self.pairs);
         let (mut n, carry) = BattleRules::nuisance(self.points[i], self.carry, target);
         self.carry = carry;
+        self.score += u64::from(self.points[i]);
         if i == 0 && std::mem::take(&mut self.bonus_now) {
             n += rules.all_clear_nuisance;
         }
@@ -487,6 +508,35 @@ impl Side {
         let left = offset(n, &mut self.pending, &mut self.fixed);
         self.last_sent += left;
         left
+    }
+
+    /// The side's field, its pair and the two next.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Nuisance waiting for the side: from the opponent's chain still running, and from
+    /// chains that have ended (what falls after its turn).
+    pub fn waiting(&self) -> [u32; 2] {
+        [self.pending, self.fixed]
+    }
+
+    /// Pairs the side has placed.
+    pub fn pairs(&self) -> u32 {
+        self.pairs
+    }
+
+    /// Points the side's chains scored so far.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// Steps of this turn's chain popped so far (0 between chains).
+    pub fn chain(&self) -> u32 {
+        match self.phase {
+            Phase::Decide => 0,
+            Phase::Step | Phase::End => self.taken as u32,
+        }
     }
 
     /// The frame this turn's chain ends, while it is resolving.

@@ -53,6 +53,10 @@ const REPORT_WORDS_EN = {
   "turn-limit": "Reached the turn limit after {count} moves: {score}.",
   "move-limit": "The game stopped at its limit of {limit} moves (--max-pieces): {score}.",
   "game-over": "Game over after {count} moves: {score}.",
+  "nuisance-fell": "{n} nuisance fell",
+  nuisance: "nuisance: {pending} coming, {fixed} to fall",
+  points: "points: {points}",
+  frame: "frame {frame}",
   capped: "This page stores the first {stored} of the game's {count} moves.",
 };
 
@@ -346,7 +350,7 @@ const RULES = {
         for (let y = 0; y < setup.visible; y++) {
           for (let cx = 0; cx < W; cx++) {
             const colour = at(cx, y);
-            if (colour === "." || seen.has(cx + "," + y)) continue;
+            if (colour === "." || colour === "o" || seen.has(cx + "," + y)) continue;
             const group = [], todo = [[cx, y]];
             seen.add(cx + "," + y);
             while (todo.length) {
@@ -363,6 +367,14 @@ const RULES = {
           }
         }
         if (pop.length === 0) break;
+        // Visible nuisance beside a popping group pops with it.
+        for (const [px, py] of pop.slice()) {
+          for (const [nx, ny] of [[px + 1, py], [px - 1, py], [px, py + 1], [px, py - 1]]) {
+            if (nx < 0 || nx >= W || ny < 0 || ny >= setup.visible || at(nx, ny) !== "o") continue;
+            if (pop.some(([qx, qy]) => qx === nx && qy === ny)) continue;
+            pop.push([nx, ny]);
+          }
+        }
         chain++;
         frames.push({ g: copyGrid(g), pop: pop.map(([px, py]) => [px, H - 1 - py]), chain });
         for (const [px, py] of pop) put(px, py, ".");
@@ -378,6 +390,51 @@ const RULES = {
     },
     rows(s) { return s.g.map((r) => r.join("")); },
     pieces(s) { return chip("pair", s.queue.slice(0, 1)) + (s.queue.length > 1 ? chip("next", s.queue.slice(1)) : ""); },
+  },
+  // A Puyo match: both sides' fields side by side, a step a frame at which something changed:
+  // [left, right, [frame, left's state, right's state]]; a side's move is 0, a placement as
+  // puyo's, or {drop: nuisance a column} landing on top; a state is [nuisance pending,
+  // nuisance fixed, points, chain steps popped].
+  "puyo-match": {
+    start(setup, board, p) {
+      const half = (from) => board.map((r) => r.slice(from, from + setup.width));
+      const sides = [RULES.puyo.start(setup, half(0), p.left), RULES.puyo.start(setup, half(setup.width), p.right)];
+      return { sides, states: [[0, 0, 0, 0], [0, 0, 0, 0]], frame: 0 };
+    },
+    play(setup, s, step) {
+      const sides = [0, 1].map((i) => {
+        const side = s.sides[i], mv = step[i];
+        if (Array.isArray(mv)) return RULES.puyo.play(setup, side, mv);
+        if (mv === 0) return { g: side.g, queue: side.queue, note: "" };
+        const g = copyGrid(side.g), H = setup.height;
+        mv.drop.forEach((n, x) => {
+          let y = 0;
+          while (y < H && g[H - 1 - y][x] !== ".") y++;
+          for (let k = 0; k < n; k++) g[H - 1 - y - k][x] = "o";
+        });
+        const fell = mv.drop.reduce((a, b) => a + b, 0);
+        return { g, queue: side.queue, note: w("nuisance-fell", { n: fell }) };
+      });
+      const [frame, ...states] = step[2];
+      // A chain fired on one side is shown step by step, the other field as it is.
+      const firing = sides.findIndex((side) => side.frames);
+      const both = (i, g) => g.map((row, r) => (i === 0 ? row.concat(["|"], sides[1].g[r]) : sides[0].g[r].concat(["|"], row)));
+      const frames = firing < 0 ? null : sides[firing].frames.map((f) => ({ g: both(firing, f.g),
+        pop: f.pop.map(([x, r]) => [x + firing * (setup.width + 1), r]), chain: f.chain }));
+      const note = [w("frame", { frame })].concat(["left", "right"].map((n, i) => (sides[i].note ? `${w(n)}: ${sides[i].note}` : "")))
+        .filter((t) => t).join(" · ");
+      return { sides, states, frame, frames, note };
+    },
+    rows(s) { const [l, r] = s.sides.map(RULES.puyo.rows); return l.map((row, i) => row + r[i]); },
+    view(s) { return s.sides[0].g.map((row, i) => row.concat(["|"], s.sides[1].g[i])); },
+    pieces(s) {
+      return ["left", "right"].map((n, i) => {
+        const [pending, fixed, points, chain] = s.states[i];
+        return `<p><b>${esc(w(n))}</b></p>` + RULES.puyo.pieces(s.sides[i]) +
+          `<p>${esc(w("nuisance", { pending, fixed }))}</p><p>${esc(w("points", { points: fmt(points, 0) }))}` +
+          (chain ? ` · ${esc(w("chain", { n: chain }))}` : "") + "</p>";
+      }).join("");
+    },
   },
   // Connect-N: [column]; the side to move drops a disc.
   connect: {
@@ -480,7 +537,8 @@ function startReplays() {
     canvas.height = H * size;
     ctx.fillStyle = "#111";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    if (kind === "puyo" && replay.setup.height > replay.setup.visible) {
+    const round = kind === "puyo" || kind === "puyo-match" || kind === "connect";
+    if ((kind === "puyo" || kind === "puyo-match") && replay.setup.height > replay.setup.visible) {
       ctx.fillStyle = "#2a2a2a"; // the hidden row
       ctx.fillRect(0, 0, canvas.width, size * (replay.setup.height - replay.setup.visible));
     }
@@ -489,7 +547,7 @@ function startReplays() {
         const c = g[r][x];
         if (c === ".") continue;
         ctx.fillStyle = colourOf(kind, c);
-        if (kind === "puyo" || kind === "connect") {
+        if (round && c !== "|") {
           ctx.beginPath();
           ctx.arc(x * size + size / 2, r * size + size / 2, size / 2 - 1.5, 0, 2 * Math.PI);
           ctx.fill();
@@ -532,6 +590,7 @@ function startReplays() {
           : replay.limit !== null && replay.moves >= replay.limit
             ? w("move-limit", { limit: replay.limit.toLocaleString("en-US"), score })
             : w("game-over", { count, score });
+      if (replay.setup.ending) document.getElementById("replay-note").textContent += ` ${replay.setup.ending}`;
     }
   }
 

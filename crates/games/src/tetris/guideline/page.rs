@@ -9,7 +9,7 @@ use super::piece::{CELLS, LETTERS};
 use super::rules::{Side, VISIBLE};
 use super::{Guideline, Move};
 use serde_json::{Value, json};
-use stacktune_game::replay::{CHECK_EVERY, Replay, Replayable};
+use stacktune_game::replay::{MatchTape, Replay, Replayable};
 
 impl Guideline {
     /// The page's tables: the pieces' cells in every state, the board's size.
@@ -82,25 +82,8 @@ impl Guideline {
             next: 0,
         });
         let [a, b] = &mut scripts;
-        let mut replay = Replay {
-            command: String::new(),
-            seed: seeds.queue,
-            game: 0,
-            versus: Some(versus),
-            score_name: "match score",
-            setup: self.setup("match"),
-            start_board: Vec::new(),
-            start_pieces: Value::Null,
-            start_moves: 0,
-            steps: Vec::new(),
-            checks: Vec::new(),
-            moves: record.pieces as u64,
-            score: record.end.score_of(0),
-            capped: record.pieces as u64 > cap,
-            cap,
-            limit: None,
-            turn_limit: None,
-        };
+        let score = record.end.score_of(0);
+        let mut tape = MatchTape::new(seeds.queue, versus, self.setup("match"), score, cap);
         let mut before: Option<[Side; 2]> = None;
         let mut ticks = 0u32;
         matches::play(
@@ -110,33 +93,24 @@ impl Guideline {
             record.pieces as u64,
             &mut |sides, tick| {
                 let Some(previous) = before.replace(*sides) else {
-                    replay.start_board = both_rows(sides);
-                    replay.start_pieces = json!({
-                        "left": self.shown_pieces(&sides[0]),
-                        "right": self.shown_pieces(&sides[1]),
-                    });
+                    tape.start(
+                        both_rows(sides),
+                        json!({
+                            "left": self.shown_pieces(&sides[0]),
+                            "right": self.shown_pieces(&sides[1]),
+                        }),
+                    );
                     return;
                 };
                 ticks = tick;
-                if tick as u64 > cap {
-                    return;
-                }
                 let i = tick as usize - 1;
                 let steps = [0, 1].map(|s| self.step_of(&previous[s], record.moves[s][i]));
                 let [left, right] = steps;
-                replay.steps.push(vec![left, right, 0.into()]);
-                if (tick as u64).is_multiple_of(CHECK_EVERY)
-                    || tick == record.pieces.min(cap as u32)
-                {
-                    replay.checks.push((tick as u64, both_rows(sides)));
-                }
+                tape.push(vec![left, right], || both_rows(sides));
             },
         );
         debug_assert_eq!(ticks, record.pieces);
-        if let Some(last) = replay.steps.last_mut() {
-            last[2] = record.end.score_of(0).into();
-        }
-        replay
+        tape.finish()
     }
 }
 

@@ -351,29 +351,39 @@ pub fn placements(board: &Board, piece: u8, movement: &Movement, mut visit: impl
     };
     let free = free_rows(board, piece);
     let any = reach(&free, piece, start, movement);
-    let spins = movement
-        .spins
-        .counts(piece)
-        .then(|| turned_into(&free, &any, piece, movement));
-    // Canonical poses listed so far, without a spin and with one (a mini: only a T is full).
-    // A T's four states are four placements, each met once: it is listed as it is.
-    let mut listed = [[[0u64; SLOTS]; 4]; 2];
-    let mut list = |pose: Pose, spin: Spin| {
-        if piece == T {
-            return visit(Placement { pose, spin });
-        }
-        let canon = pose.canonical();
-        let (cr, cs, cb) = (
-            canon.rotation as usize,
-            (canon.x + X_OFFSET) as usize,
-            canon.y + Y_OFFSET,
-        );
-        let listed = &mut listed[(spin != Spin::None) as usize][cr][cs];
-        if *listed >> cb & 1 == 0 {
-            *listed |= 1 << cb;
-            visit(Placement { pose: canon, spin });
-        }
-    };
+    if movement.spins.counts(piece) {
+        list_spins(board, &free, &any, start, movement, visit);
+        return;
+    }
+    let mut listed = [[0u64; SLOTS]; 4];
+    for_each_rest(&free, &any, piece, |pose| {
+        list_once(&mut listed, pose, Spin::None, &mut visit)
+    });
+}
+
+/// Visits `pose` with `spin` at its canonical pose unless `listed` holds it, and marks it.
+#[inline(always)]
+fn list_once(
+    listed: &mut [[u64; SLOTS]; 4],
+    pose: Pose,
+    spin: Spin,
+    visit: &mut impl FnMut(Placement),
+) {
+    let canon = pose.canonical();
+    let (cr, cs, cb) = (
+        canon.rotation as usize,
+        (canon.x + X_OFFSET) as usize,
+        canon.y + Y_OFFSET,
+    );
+    if listed[cr][cs] >> cb & 1 == 0 {
+        listed[cr][cs] |= 1 << cb;
+        visit(Placement { pose: canon, spin });
+    }
+}
+
+/// Calls `visit` with every resting pose of `any`, state by state, column by column, row by row.
+#[inline(always)]
+fn for_each_rest(free: &Masks, any: &Masks, piece: u8, mut visit: impl FnMut(Pose)) {
     for rotation in 0..4 {
         for slot in 1..SLOTS - 1 {
             // Resting: the row below does not fit.
@@ -381,31 +391,52 @@ pub fn placements(board: &Board, piece: u8, movement: &Movement, mut visit: impl
             while rest != 0 {
                 let b = rest.trailing_zeros() as i8;
                 rest &= rest - 1;
-                let pose = Pose {
+                visit(Pose {
                     piece,
                     rotation: rotation as u8,
                     x: slot as i8 - X_OFFSET,
                     y: b - Y_OFFSET,
-                };
-                match &spins {
-                    None => list(pose, Spin::None),
-                    Some(spins) => {
-                        let bit = 1u64 << b;
-                        let arrived = Arrivals {
-                            plain: (spins.plain[rotation][slot] | start_bit(start, rotation, slot))
-                                & bit
-                                != 0,
-                            turned: spins.turned[rotation][slot] & bit != 0,
-                            fifth_kick: spins.fifth_kick[rotation][slot] & bit != 0,
-                        };
-                        for spin in spins_at(board, &pose, arrived, movement.spins) {
-                            list(pose, spin);
-                        }
-                    }
-                }
+                });
             }
         }
     }
+}
+
+/// [`placements`] for a piece that can spin: each resting pose with every spin it can lock
+/// with. A T's four states are four placements, listed as they are; another piece's poses
+/// with the same cells are one, listed once with no spin and once with a mini.
+fn list_spins(
+    board: &Board,
+    free: &Masks,
+    any: &Masks,
+    start: Pose,
+    movement: &Movement,
+    mut visit: impl FnMut(Placement),
+) {
+    let piece = start.piece;
+    let spins = turned_into(free, any, piece, movement);
+    let mut listed = [[[0u64; SLOTS]; 4]; 2];
+    for_each_rest(free, any, piece, |pose| {
+        let (rotation, slot) = (pose.rotation as usize, (pose.x + X_OFFSET) as usize);
+        let bit = 1u64 << (pose.y + Y_OFFSET);
+        let arrived = Arrivals {
+            plain: (spins.plain[rotation][slot] | start_bit(start, rotation, slot)) & bit != 0,
+            turned: spins.turned[rotation][slot] & bit != 0,
+            fifth_kick: spins.fifth_kick[rotation][slot] & bit != 0,
+        };
+        for spin in spins_at(board, &pose, arrived, movement.spins) {
+            if piece == T {
+                visit(Placement { pose, spin });
+            } else {
+                list_once(
+                    &mut listed[(spin != Spin::None) as usize],
+                    pose,
+                    spin,
+                    &mut visit,
+                );
+            }
+        }
+    });
 }
 
 /// The spawn pose's bit in (state, slot), if it is there: a piece that locks where it spawned

@@ -8,7 +8,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stacktune_game::{FeatureValues, Game};
 use stacktune_games::tetris::board::Board;
-use stacktune_games::tetris::guideline::movegen::{Placement, placements};
+use stacktune_games::tetris::guideline::movegen::{Movement, Placement, placements};
 use stacktune_games::tetris::guideline::piece::LETTERS;
 use stacktune_games::tetris::guideline::rules::{Rules, Side};
 use stacktune_games::tetris::guideline::{Guideline, Mode, matches};
@@ -32,11 +32,12 @@ fn movegen(c: &mut Criterion) {
     for (name, board) in [("empty", Board::empty(10, 40)), ("tspin", board_of(&TSPIN))] {
         let mut group = c.benchmark_group(format!("movegen_{name}"));
         let mut out: Vec<Placement> = Vec::with_capacity(128);
+        let movement = Movement::default();
         for (piece, letter) in LETTERS.iter().enumerate() {
             group.bench_function(letter.to_string(), |b| {
                 b.iter(|| {
                     out.clear();
-                    placements(black_box(&board), piece as u8, |p| out.push(p));
+                    placements(black_box(&board), piece as u8, &movement, |p| out.push(p));
                     out.len()
                 })
             });

@@ -364,8 +364,10 @@ fn guideline(spec: &GameSpec) -> Result<(Guideline, Search)> {
     let mut spec = spec.clone();
     spec.game.get_or_insert_with(|| "tetris".to_string());
     spec.rules.get_or_insert_with(|| "guideline".to_string());
-    if spec.game.as_deref() != Some("tetris") || spec.rules.as_deref() != Some("guideline") {
-        bail!("versus plays guideline tetris (--game tetris --rules guideline)");
+    if spec.game.as_deref() != Some("tetris")
+        || !matches!(spec.rules.as_deref(), Some("guideline" | "tetrio"))
+    {
+        bail!("versus plays guideline tetris (--game tetris --rules guideline or tetrio)");
     }
     match spec.build()? {
         AnyGame::Guideline(g) => Ok((g, spec.search()?)),

@@ -6,7 +6,7 @@ use stacktune_game::Episodes;
 use stacktune_games::tetris::board::Board;
 use stacktune_games::tetris::guideline::listing;
 use stacktune_games::tetris::guideline::movegen::{
-    self, Input, Placement, Spin, paths, placement_of, reachable_states, replay, rests,
+    self, Input, Movement, Placement, Spin, paths, placement_of, reachable_states, replay, rests,
 };
 use stacktune_games::tetris::guideline::piece::{KICKS, Pose, T, turn};
 use stacktune_games::tetris::guideline::rules::{AttackTable, Queue, Rules, Side};
@@ -148,7 +148,7 @@ fn board(name: &str) -> Board {
 
 /// The listing's entry for the T at (rotation, x, y) with `spin`.
 fn spun(name: &str, orientation: &str, x: i8, y: i8, spin: &str) -> listing::Listing {
-    listing::list(board(name), "T")
+    listing::list(board(name), "T", &Rules::default())
         .unwrap()
         .into_iter()
         .find(|m| {
@@ -176,11 +176,14 @@ fn t_spin_triple_takes_the_fifth_kick() {
         (3, "T-spin triple", 6)
     );
     // Only a turn reaches it: no plain placement there.
-    assert!(listing::list(board("tst-kick"), "T").unwrap().iter().all(
-        |m| !(m.location.orientation == "east"
-            && (m.location.x, m.location.y) == (3, 1)
-            && m.spin == "none")
-    ));
+    assert!(
+        listing::list(board("tst-kick"), "T", &Rules::default())
+            .unwrap()
+            .iter()
+            .all(|m| !(m.location.orientation == "east"
+                && (m.location.x, m.location.y) == (3, 1)
+                && m.spin == "none"))
+    );
     assert_eq!(m.path.last(), Some(&"cw"));
 }
 
@@ -222,7 +225,7 @@ fn a_sideways_kick_at_the_wall_is_a_mini_single() {
 
 fn bitboard(board: &Board, piece: u8) -> BTreeSet<Placement> {
     let mut set = BTreeSet::new();
-    movegen::placements(board, piece, |p| {
+    movegen::placements(board, piece, &Movement::default(), |p| {
         assert!(set.insert(p), "listed twice: {p:?}")
     });
     set
@@ -230,9 +233,10 @@ fn bitboard(board: &Board, piece: u8) -> BTreeSet<Placement> {
 
 fn brute(board: &Board, piece: u8) -> BTreeSet<Placement> {
     let mut per_pose = BTreeMap::<Pose, BTreeSet<Spin>>::new();
-    for (state, _) in reachable_states(board, piece) {
-        if rests(board, &state) {
-            let p = placement_of(board, &state);
+    let movement = Movement::default();
+    for (state, _) in reachable_states(board, piece, &movement) {
+        if rests(board, &state, &movement) {
+            let p = placement_of(board, &state, &movement);
             per_pose.entry(p.pose).or_default().insert(p.spin);
         }
     }
@@ -260,19 +264,25 @@ fn check(board: &Board, what: &str) {
             board.framed()
         );
         // Every listed placement has a path, and the path replays to it.
-        let paths: BTreeMap<Placement, Vec<Input>> = paths(board, piece).into_iter().collect();
+        let movement = Movement::default();
+        let paths: BTreeMap<Placement, Vec<Input>> =
+            paths(board, piece, &movement).into_iter().collect();
         for p in &fast {
             let inputs = paths
                 .get(p)
                 .unwrap_or_else(|| panic!("{what}: no path to {p:?}"));
-            let end = replay(board, piece, inputs).expect("the path replays");
-            assert_eq!(placement_of(board, &end), *p, "{what}: path {inputs:?}");
+            let end = replay(board, piece, inputs, &movement).expect("the path replays");
+            assert_eq!(
+                placement_of(board, &end, &movement),
+                *p,
+                "{what}: path {inputs:?}"
+            );
         }
     }
 }
 
 /// A pseudo-random board: columns of random heights with random holes, no full row.
-fn random_board(seed: u64) -> Board {
+pub(super) fn random_board(seed: u64) -> Board {
     let mut s = seed
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
@@ -336,7 +346,7 @@ fn move_generation_equals_the_plain_search_on_boards_from_matches() {
 
 /// A side whose board makes `placement` complete exactly `rows` (the rest of those rows
 /// filled, nothing else), keeping the side's combo, back-to-back and incoming garbage.
-fn set_up(side: &mut Side, placement: &Placement, rows: &[i8], extra: u64) {
+pub(super) fn set_up(side: &mut Side, placement: &Placement, rows: &[i8], extra: u64) {
     let mut board = Board::empty(10, 40);
     let cells = placement.pose.cells();
     for &y in rows {
@@ -351,7 +361,7 @@ fn set_up(side: &mut Side, placement: &Placement, rows: &[i8], extra: u64) {
 }
 
 /// Locks `steps` (placement, rows it completes) one after the other and returns the attacks.
-fn attacks(rules: &Rules, steps: &[(Placement, &[i8])]) -> Vec<u32> {
+pub(super) fn attacks(rules: &Rules, steps: &[(Placement, &[i8])]) -> Vec<u32> {
     let mut side = Side::given(Board::empty(10, 40), Queue::given(&[0; 16]), None, 0, false);
     steps
         .iter()
@@ -364,7 +374,7 @@ fn attacks(rules: &Rules, steps: &[(Placement, &[i8])]) -> Vec<u32> {
         .collect()
 }
 
-const TETRIS: (Placement, &[i8]) = (
+pub(super) const TETRIS: (Placement, &[i8]) = (
     Placement {
         pose: Pose {
             piece: 0,
@@ -376,7 +386,7 @@ const TETRIS: (Placement, &[i8]) = (
     },
     &[0, 1, 2, 3],
 );
-const SINGLE: (Placement, &[i8]) = (
+pub(super) const SINGLE: (Placement, &[i8]) = (
     Placement {
         pose: Pose {
             piece: 0,
@@ -388,7 +398,7 @@ const SINGLE: (Placement, &[i8]) = (
     },
     &[0],
 );
-const TSD: (Placement, &[i8]) = (
+pub(super) const TSD: (Placement, &[i8]) = (
     Placement {
         pose: Pose {
             piece: T,
@@ -400,7 +410,7 @@ const TSD: (Placement, &[i8]) = (
     },
     &[0, 1],
 );
-const NOTHING: (Placement, &[i8]) = (
+pub(super) const NOTHING: (Placement, &[i8]) = (
     Placement {
         pose: Pose {
             piece: 1,
@@ -628,7 +638,7 @@ fn move_features_name_the_clear_and_what_it_sent() {
         (1.0, 0.0, 4.0, 0.0, 1.0, 1.0)
     );
     // A T dropped flat on the same board clears nothing and is a T wasted.
-    let flat = listing::list(board("tsd"), "T")
+    let flat = listing::list(board("tsd"), "T", &Rules::default())
         .unwrap()
         .into_iter()
         .find(|m| m.lines == 0 && m.spin == "none")

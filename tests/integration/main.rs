@@ -36,6 +36,7 @@ mod solve_progress;
 mod tbp_bot;
 mod tbp_fuzz;
 mod tbp_messages;
+mod tetrio;
 mod tetris_cli;
 mod tetris_features;
 mod tetris_mdptetris;

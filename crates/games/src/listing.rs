@@ -12,8 +12,8 @@ pub struct MovesArgs {
     /// Game whose rules apply.
     #[cfg_attr(feature = "clap", arg(long, default_value = "tetris"))]
     pub game: String,
-    /// Tetris rules: `research` (default) or `guideline` (SRS, spins and soft drop; the board
-    /// file is the bottom rows of the 40).
+    /// Tetris rules: `research` (default), `guideline` (SRS, spins and soft drop; the board
+    /// file is the bottom rows of the 40) or `tetrio` (SRS+, 180° turns, all-mini+ spins).
     #[cfg_attr(feature = "clap", arg(long))]
     pub rules: Option<String>,
     /// Board file: rows top first, `.` empty; tetris: any other character filled; puyo: colour
@@ -34,12 +34,15 @@ pub struct MovesArgs {
 /// What `moves` prints for the board file `text` (read from `args.board`, which names it in
 /// errors).
 pub fn listing(args: &MovesArgs, text: &str) -> Result<String> {
-    if args.game != "tetris" || args.rules.as_deref() != Some("guideline") {
+    use crate::tetris::guideline::{listing, rules::Rules};
+    let Some(rules) = args.rules.as_deref().and_then(Rules::named) else {
+        return placements_listing(args, text);
+    };
+    if args.game != "tetris" {
         return placements_listing(args, text);
     }
     check(args)?;
-    use crate::tetris::guideline::listing;
-    let moves = listing::list(listing::parse(text, &source(args))?, piece(args)?)?;
+    let moves = listing::list(listing::parse(text, &source(args))?, piece(args)?, &rules)?;
     Ok(match args.json {
         true => format!("{}\n", serde_json::to_string(&moves)?),
         false => listing::format(&moves),
@@ -55,7 +58,7 @@ pub fn placements_listing(args: &MovesArgs, text: &str) -> Result<String> {
     match args.game.as_str() {
         "tetris" => {
             if let Some(r) = args.rules.as_deref().filter(|r| *r != "research") {
-                bail!("moves lists research or guideline tetris, not `{r}`");
+                bail!("moves lists research, guideline or tetrio tetris, not `{r}`");
             }
             let board = listing::parse_board(text, &source)?;
             let moves = listing::list_moves(board, piece(args)?)?;

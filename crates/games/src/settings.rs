@@ -167,7 +167,8 @@ game_settings! {
     /// (rows + 1) × columns at most 64).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     height: Option<usize> = "height" for [Research, Puyo, Connect];
-    /// Ruleset: tetris `research` or `contest`; puyo `programming` or `tsu`.
+    /// Ruleset: tetris `research`, `contest`, `guideline` or `tetrio` (guideline's settings
+    /// from TETR.IO's defaults); puyo `programming` or `tsu`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rules: Option<String> = "rules" for [Research, Contest, Guideline, Puyo, PuyoVersus];
     /// Puyo: what an episode scores, `score` (default), `max_chain` (largest chain fired) or
@@ -255,8 +256,26 @@ game_settings! {
     /// Guideline tetris: pieces shown after the current one (0 to 6, default 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     previews: Option<u8> = "previews" for [Guideline];
+    /// Guideline tetris: the rotation system, `srs` (the guideline's; default) or `srs+`
+    /// (TETR.IO's: the I piece's kicks mirror-symmetric).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kicks: Option<String> = "kicks" for [Guideline];
+    /// Guideline tetris: whether pieces turn half round with TETR.IO's 180° kicks, `true` or
+    /// `false` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn_180: Option<bool> = "turn-180" for [Guideline];
+    /// Guideline tetris: what counts as a spin, `t-spins` (default) or `all-mini+` (TETR.IO's:
+    /// any piece that cannot move left, right or up after its turn spins, a mini unless a
+    /// T-spin is full).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    spins: Option<String> = "spins" for [Guideline];
+    /// Guideline tetris: where pieces appear, `guideline` (the 21st row, dropping to the 20th
+    /// if it can; default) or `tetrio` (the 22nd row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    spawn: Option<String> = "spawn" for [Guideline];
     /// Guideline tetris: the attack table, `guideline` (Puyo Puyo Tetris, Tetris 99; default)
-    /// or `tetrio` (TETR.IO season 1).
+    /// `tetrio` (TETR.IO season 1) or `tetrio-s2` (TETR.IO's TETRA LEAGUE season 2: surge,
+    /// perfect clear 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     attack: Option<String> = "attack" for [Guideline];
     /// Guideline tetris: pieces the receiver places before an attack's rows can rise
@@ -420,7 +439,7 @@ impl GameSpec {
     pub fn ruleset(&self) -> Ruleset {
         match (self.name(), self.rules.as_deref()) {
             ("tetris", Some("contest")) => Ruleset::Contest,
-            ("tetris", Some("guideline")) => Ruleset::Guideline,
+            ("tetris", Some("guideline" | "tetrio")) => Ruleset::Guideline,
             ("puyo", _) if self.mode.as_deref() == Some("versus") => Ruleset::PuyoVersus,
             ("puyo", _) => Ruleset::Puyo,
             ("connect", _) => Ruleset::Connect,

@@ -78,7 +78,12 @@ impl Build for GameSpec {
             }),
             // Contest and guideline Tetris always show pieces: their cheap default looks at
             // one, as a versus opponent from a file without a search does.
-            (None, None) if matches!(self.rules.as_deref(), Some("contest" | "guideline")) => {
+            (None, None)
+                if matches!(
+                    self.rules.as_deref(),
+                    Some("contest" | "guideline" | "tetrio")
+                ) =>
+            {
                 Ok(Search::OnePly)
             }
             (None, None) => Ok(Search::Lookahead),
@@ -148,7 +153,7 @@ impl Build for GameSpec {
             "tetris" if self.rules.as_deref() == Some("contest") => {
                 Ok(AnyGame::Contest(contest::Contest::from_spec(self)?))
             }
-            "tetris" if self.rules.as_deref() == Some("guideline") => {
+            "tetris" if matches!(self.rules.as_deref(), Some("guideline" | "tetrio")) => {
                 let policy = |game: &Guideline, role: &str, name: &str| {
                     guideline_policy(game, role, name, load, self.search()?)
                 };
@@ -239,7 +244,8 @@ pub fn adapted<G: Playable + Clone>(
 /// A weights file's player for guideline Tetris, under the file's search, or `search` (the tuned
 /// side's) when it names none, so that a hand-set anchor meets candidates on equal terms.
 pub fn guideline_player(game: &Guideline, file: &WeightFile, search: Search) -> Result<Player> {
-    if file.rules.as_deref() != Some("guideline") {
+    // The two rulesets read the same features, so either's weights play under either.
+    if !matches!(file.rules.as_deref(), Some("guideline" | "tetrio")) {
         bail!(
             "it holds {} weights{}, not guideline tetris weights",
             file.game,
@@ -279,10 +285,16 @@ pub fn hand_player(game: &Guideline, search: Search) -> Player {
 }
 
 /// The Tetris Bot Protocol bot a guideline weights file makes (`stacktune tbp`, the browser's
-/// worker): the file's player under its own search (one ply without one) on the default
-/// guideline rules; `source` names the weights in `info`.
+/// worker): the file's player under its own search (one ply without one) on the rules it names
+/// (guideline or tetrio, with their defaults); `source` names the weights in `info`.
 pub fn tbp_brain(file: &WeightFile, source: String) -> Result<PlayerBrain<Player>> {
-    let game = Guideline::new(guideline::rules::Rules::default(), guideline::Mode::Versus);
+    // The bot plays the rules its weights were tuned under: TBP's `rules` names only the
+    // randomizer, never the kicks or the spins.
+    let rules = file
+        .rules
+        .as_deref()
+        .and_then(guideline::rules::Rules::named);
+    let game = Guideline::new(rules.unwrap_or_default(), guideline::Mode::Versus);
     let player = guideline_player(&game, file, Search::OnePly)?;
     let search = format!("{:?}", player.search);
     Ok(PlayerBrain::new(game, player, source, search))

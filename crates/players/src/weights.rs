@@ -203,13 +203,19 @@ impl WeightFile {
     /// Refuses the weights for `rules` when they were tuned under other rules: the ones the
     /// file names, or `unnamed` for a file that names none (see
     /// [`unnamed_rules`](crate::registry::unnamed_rules); `None`: such a file fits any rules).
-    /// The one check that `play`, `watch`, `moves` and `export contest` make.
+    /// The one check that `play`, `watch`, `moves` and `export contest` make. Guideline and
+    /// tetrio weights read the same features, so each plays under the other's rules.
     pub fn check_rules(&self, rules: &str, unnamed: Option<&str>) -> Result<()> {
+        let versus = ["guideline", "tetrio"];
         match self.rules.as_deref().or(unnamed) {
-            Some(tuned) if tuned != rules => bail!(
-                "the weights are for {} rules `{tuned}`, not `{rules}`",
-                self.game
-            ),
+            Some(tuned)
+                if tuned != rules && !(versus.contains(&tuned) && versus.contains(&rules)) =>
+            {
+                bail!(
+                    "the weights are for {} rules `{tuned}`, not `{rules}`",
+                    self.game
+                )
+            }
             _ => Ok(()),
         }
     }

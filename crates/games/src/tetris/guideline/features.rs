@@ -6,7 +6,7 @@
 //! side's combo, back-to-back and the garbage waiting for it. docs/guideline.md defines each
 //! and says where it follows Cold Clear and where it does not.
 
-use super::movegen::{self, HEIGHT, Spin, WIDTH};
+use super::movegen::{self, HEIGHT, Movement, Spin, WIDTH};
 use super::piece::T;
 use super::rules::{Locked, Side};
 use crate::tetris::board::Board;
@@ -305,10 +305,11 @@ fn covered_cells(board: &Board, h: &[u32; WIDTH as usize]) -> (u32, u32) {
 }
 
 /// The most lines a full T-spin of a T reachable on `board` clears (0 when none clears any):
-/// the T-slots the board offers, found by the move generator itself rather than by patterns.
+/// the T-slots the board offers, found by the move generator itself rather than by patterns,
+/// under the guideline's movement whatever the rules (so the feature reads alike in both).
 pub fn best_tspin(board: &Board) -> u32 {
     let mut best = 0;
-    movegen::placements(board, T, |p| {
+    movegen::placements(board, T, &Movement::default(), |p| {
         if p.spin == Spin::Full {
             let cells = p.pose.cells();
             let full = (0..WIDTH as usize).fold(low(HEIGHT as u32), |rows, x| {

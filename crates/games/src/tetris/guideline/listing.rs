@@ -61,8 +61,9 @@ pub struct Listing {
     pub features: BTreeMap<&'static str, f64>,
 }
 
-/// Every placement of `piece` on `board` from a fresh state, in the move generator's order.
-pub fn list(board: Board, piece: &str) -> Result<Vec<Listing>> {
+/// Every placement of `piece` on `board` from a fresh state under `rules`, in the move
+/// generator's order.
+pub fn list(board: Board, piece: &str, rules: &Rules) -> Result<Vec<Listing>> {
     let mut chars = piece.chars();
     let index = match (chars.next().and_then(piece_index), chars.next()) {
         (Some(i), None) => i,
@@ -77,12 +78,12 @@ pub fn list(board: Board, piece: &str) -> Result<Vec<Listing>> {
     };
     let rules = Rules {
         previews: 0,
-        ..Rules::default()
+        ..*rules
     };
     let side = Side::given(board, super::rules::Queue::given(&[index]), None, 0, false);
     let all = (1u64 << FEATURE_NAMES.len()) - 1;
     let mut out = Vec::new();
-    movegen::placements(&board, index, |placement| {
+    movegen::placements(&board, index, &rules.movement, |placement| {
         let mut after = side;
         let locked = after.lock(&rules, false, &placement, false);
         let mut values = FeatureValues::default();
@@ -94,7 +95,7 @@ pub fn list(board: Board, piece: &str) -> Result<Vec<Listing>> {
             .min()
             .unwrap_or(0);
         super::features::write(&after, index, landing, &locked, all, &mut values);
-        let path = movegen::path_to(&board, &placement)
+        let path = movegen::path_to(&board, &placement, &rules.movement)
             .expect("a listed placement has a path")
             .iter()
             .map(|i| i.name())

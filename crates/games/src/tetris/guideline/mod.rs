@@ -20,7 +20,8 @@ use crate::settings::GameSpec;
 use anyhow::{Result, bail};
 use features::FEATURE_NAMES;
 use matches::{Contestant, MatchEnd, PolicySide};
-use movegen::Placement;
+use movegen::{Movement, Placement, Spawn, SpinRule};
+use piece::Kicks;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rules::{AttackTable, Locked, MAX_PREVIEWS, Margin, Rules, Side, VISIBLE};
@@ -164,7 +165,13 @@ impl Guideline {
     /// The game `spec` describes; its opponents that are no bot `policy` makes into policies
     /// (`hand`, weights files: the layers above read them and give them their search).
     pub fn from_spec(spec: &GameSpec, policy: &PolicyOf<'_>) -> Result<Guideline> {
-        let mut rules = Rules::default();
+        let name = spec.rules.as_deref().unwrap_or("guideline");
+        let mut rules = Rules::named(name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown rules `{name}`; guideline tetris takes {}",
+                Rules::NAMES.join(", ")
+            )
+        })?;
         if let Some(n) = spec.previews {
             if n > MAX_PREVIEWS {
                 bail!("--previews {n} is out of range 0..={MAX_PREVIEWS}");
@@ -172,6 +179,7 @@ impl Guideline {
             rules.previews = n;
         }
         rules.hold = !spec.no_hold;
+        rules.movement = movement(spec, rules.movement)?;
         if let Some(a) = &spec.attack {
             rules.attack = AttackTable::parse(a)?;
         }
@@ -190,7 +198,7 @@ impl Guideline {
             }
             rules.messiness = m;
         }
-        rules.lock_out = !spec.no_lock_out;
+        rules.lock_out &= !spec.no_lock_out;
         rules.margin = margin(spec)?;
         let mode = Mode::parse(spec.mode.as_deref().unwrap_or("versus"))?;
         let mut game = Guideline::new(rules, mode);
@@ -257,7 +265,7 @@ impl Guideline {
         let blocked = side
             .queue
             .current()
-            .is_none_or(|piece| movegen::spawn(&side.board, piece).is_none());
+            .is_none_or(|piece| movegen::spawn(&side.board, piece, &self.rules.movement).is_none());
         Played {
             locked,
             lost: locked.locked_out || topped || blocked,
@@ -349,8 +357,23 @@ impl Game for Guideline {
 
     fn rules(&self) -> String {
         let r = &self.rules;
+        let m = &r.movement;
+        // Only a movement other than the guideline's is named, so the guideline's reads as ever.
+        let mut movement = String::new();
+        if m.kicks != Kicks::Srs {
+            movement += &format!(", {} kicks", m.kicks.name());
+        }
+        if m.half_turns {
+            movement += ", 180 turns";
+        }
+        if m.spins != SpinRule::TSpins {
+            movement += &format!(", {} spins", m.spins.name());
+        }
+        if m.spawn != Spawn::Guideline {
+            movement += &format!(", {} spawn", m.spawn.name());
+        }
         format!(
-            "guideline {}, {} previews{}, {} attack, garbage delay {} cap {} messiness {}{}{}",
+            "guideline {}, {} previews{}{movement}, {} attack, garbage delay {} cap {} messiness {}{}{}",
             self.mode.name(),
             r.previews,
             if r.hold { ", hold" } else { ", no hold" },
@@ -389,7 +412,7 @@ impl Game for Guideline {
             if hold && position.hold.is_some() && position.hold == position.queue.current() {
                 continue;
             }
-            movegen::placements(&position.board, piece, |placement| {
+            movegen::placements(&position.board, piece, &self.rules.movement, |placement| {
                 let mut after = *position;
                 let locked = after.lock(&self.rules, hold, &placement, false);
                 let landing = placement
@@ -558,6 +581,26 @@ pub fn render(side: &Side) -> String {
         side.incoming.total()
     );
     s
+}
+
+/// `movement` with what `--kicks`, `--turn-180`, `--spins` and `--spawn` ask for, checked.
+fn movement(spec: &GameSpec, mut movement: Movement) -> Result<Movement> {
+    let choice = |flag: &str, name: &str, names: &[&str]| {
+        anyhow::anyhow!("unknown --{flag} `{name}`; valid: {}", names.join(", "))
+    };
+    if let Some(k) = &spec.kicks {
+        movement.kicks = Kicks::parse(k).ok_or_else(|| choice("kicks", k, &Kicks::NAMES))?;
+    }
+    if let Some(h) = spec.turn_180 {
+        movement.half_turns = h;
+    }
+    if let Some(s) = &spec.spins {
+        movement.spins = SpinRule::parse(s).ok_or_else(|| choice("spins", s, &SpinRule::NAMES))?;
+    }
+    if let Some(s) = &spec.spawn {
+        movement.spawn = Spawn::parse(s).ok_or_else(|| choice("spawn", s, &Spawn::NAMES))?;
+    }
+    Ok(movement)
 }
 
 /// The margin `--margin` and `--margin-increase` ask for, checked.

@@ -165,6 +165,143 @@ pub const KICKS: [[[Tests; 2]; 4]; 7] = {
     table
 };
 
+/// A rotation system: how a quarter turn kicks. A setting (`--kicks`), since TETR.IO plays
+/// SRS+ where the guideline plays SRS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kicks {
+    /// The guideline's Super Rotation System.
+    Srs,
+    /// TETR.IO's SRS+: the I piece's quarter-turn tests reordered into a left-right mirror
+    /// image; every other piece as SRS (docs/guideline.md, "TETR.IO rules").
+    SrsPlus,
+}
+
+impl Kicks {
+    pub const NAMES: [&'static str; 2] = ["srs", "srs+"];
+
+    pub fn parse(name: &str) -> Option<Kicks> {
+        match name {
+            "srs" => Some(Kicks::Srs),
+            "srs+" => Some(Kicks::SrsPlus),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kicks::Srs => "srs",
+            Kicks::SrsPlus => "srs+",
+        }
+    }
+
+    /// The quarter-turn tests of every piece, as [`KICKS`] lays them out.
+    #[inline]
+    pub fn table(self) -> &'static [[[Tests; 2]; 4]; 7] {
+        match self {
+            Kicks::Srs => &KICKS,
+            Kicks::SrsPlus => &SRS_PLUS_KICKS,
+        }
+    }
+}
+
+/// SRS+'s I tests as TETR.IO publishes them (the 4 × 4 box's translations, y up), by
+/// from-state and direction: halp1/triangle `src/engine/utils/kicks/data.ts` (`SRS+`
+/// `i_kicks`) and CSDotNET0211/TetrioVirtualEnvironment `KicksetSRSPlus.cs`, y negated.
+const SRS_PLUS_I_BOX: [[Tests; 2]; 4] = [
+    [
+        [(0, 0), (1, 0), (-2, 0), (-2, -1), (1, 2)], // 0 -> R
+        [(0, 0), (-1, 0), (2, 0), (2, -1), (-1, 2)], // 0 -> L
+    ],
+    [
+        [(0, 0), (-1, 0), (2, 0), (-1, 2), (2, -1)], // R -> 2
+        [(0, 0), (-1, 0), (2, 0), (-1, -2), (2, 1)], // R -> 0
+    ],
+    [
+        [(0, 0), (2, 0), (-1, 0), (2, 1), (-1, -2)], // 2 -> L
+        [(0, 0), (-2, 0), (1, 0), (-2, 1), (1, -2)], // 2 -> R
+    ],
+    [
+        [(0, 0), (1, 0), (-2, 0), (1, -2), (-2, 1)], // L -> 0
+        [(0, 0), (1, 0), (-2, 0), (1, 2), (-2, -1)], // L -> 2
+    ],
+];
+
+/// SRS+'s quarter-turn tests on the pieces' centres: the box's translations plus the shift
+/// by which SRS's first test keeps the I's box in place (the same in both systems).
+pub const SRS_PLUS_KICKS: [[[Tests; 2]; 4]; 7] = {
+    let mut table = KICKS;
+    let mut from = 0;
+    while from < 4 {
+        let mut d = 0;
+        while d < 2 {
+            let (cx, cy) = KICKS[I as usize][from][d][0];
+            let mut i = 0;
+            while i < 5 {
+                let (kx, ky) = SRS_PLUS_I_BOX[from][d][i];
+                table[I as usize][from][d][i] = (kx + cx, ky + cy);
+                i += 1;
+            }
+            d += 1;
+        }
+        from += 1;
+    }
+    table
+};
+
+/// A half turn's tests. TETR.IO's I and O have fewer than six: their lists end by repeating
+/// their last test, which can never fit where it did not fit the first time.
+pub type HalfTests = [(i8, i8); 6];
+
+/// TETR.IO's half-turn tests as it publishes them (box translations, y up), by from-state:
+/// J, L, S, T, Z, then I, then O (none: it turns in place). Sources as [`SRS_PLUS_I_BOX`]
+/// (`kicks` and `i_kicks` "02", "13", "20", "31"); Kixenon/cobra-tetrio-movegen agrees for
+/// J, L, S, T, Z and gives I the same six, which both replay-tested engines contradict.
+const HALF_BOX: [[HalfTests; 4]; 3] = [
+    [
+        [(0, 0), (0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)], // 0 -> 2
+        [(0, 0), (1, 0), (1, 2), (1, 1), (0, 2), (0, 1)],   // R -> L
+        [(0, 0), (0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0)], // 2 -> 0
+        [(0, 0), (-1, 0), (-1, 2), (-1, 1), (0, 2), (0, 1)], // L -> R
+    ],
+    [
+        [(0, 0), (0, 1), (0, 1), (0, 1), (0, 1), (0, 1)],
+        [(0, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0)],
+        [(0, 0), (0, -1), (0, -1), (0, -1), (0, -1), (0, -1)],
+        [(0, 0), (-1, 0), (-1, 0), (-1, 0), (-1, 0), (-1, 0)],
+    ],
+    [[(0, 0); 6]; 4],
+];
+
+/// Half-turn tests on the pieces' centres, `HALF_KICKS[piece][from]`: the box's translations
+/// plus the shift of two clockwise first tests, which keeps the box in place.
+pub const HALF_KICKS: [[HalfTests; 4]; 7] = {
+    let mut table = [[[(0, 0); 6]; 4]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let boxed = match p as u8 {
+            I => &HALF_BOX[1],
+            O => &HALF_BOX[2],
+            _ => &HALF_BOX[0],
+        };
+        let mut from = 0;
+        while from < 4 {
+            let first = KICKS[p][from][0][0];
+            let second = KICKS[p][(from + 1) % 4][0][0];
+            let mut i = 0;
+            while i < 6 {
+                table[p][from][i] = (
+                    boxed[from][i].0 + first.0 + second.0,
+                    boxed[from][i].1 + first.1 + second.1,
+                );
+                i += 1;
+            }
+            from += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
 /// The state after turning `from` clockwise (direction 0) or counter-clockwise (1).
 #[inline]
 pub const fn turn(from: u8, direction: u8) -> u8 {

@@ -4,7 +4,8 @@
 //! Every rule on which the major games differ is a setting ([`Rules`]); docs/guideline.md
 //! lists the defaults in one table with their sources.
 
-use super::movegen::{HEIGHT, Placement, Spin, WIDTH};
+use super::movegen::{HEIGHT, Movement, Placement, Spawn, Spin, SpinRule, WIDTH};
+use super::piece::Kicks;
 use super::piece::LETTERS;
 use crate::tetris::board::Board;
 use anyhow::{Result, bail};
@@ -30,15 +31,22 @@ pub enum AttackTable {
     /// past the first), combos multiplying by 1 + 0.25·c and at least ln(1 + 1.25·c) from
     /// the second on, rounded down; a perfect clear adds 10.
     Tetrio,
+    /// TETR.IO's TETRA LEAGUE season 2 (halp1/triangle's replay-tested engine,
+    /// docs/guideline.md): back-to-back a flat +1; the same combo multiplier and floor; a
+    /// perfect clear adds 5 and charges back-to-back instead of breaking it; a clear that
+    /// breaks a chain of B2B ×4 or more (five difficult clears) releases it as a surge of as
+    /// many rows.
+    TetrioSeason2,
 }
 
 impl AttackTable {
-    pub const NAMES: [&'static str; 2] = ["guideline", "tetrio"];
+    pub const NAMES: [&'static str; 3] = ["guideline", "tetrio", "tetrio-s2"];
 
     pub fn parse(name: &str) -> Result<AttackTable> {
         match name {
             "guideline" => Ok(AttackTable::Guideline),
             "tetrio" => Ok(AttackTable::Tetrio),
+            "tetrio-s2" => Ok(AttackTable::TetrioSeason2),
             other => bail!(
                 "unknown attack table `{other}`; valid tables: {}",
                 Self::NAMES.join(", ")
@@ -50,6 +58,7 @@ impl AttackTable {
         match self {
             AttackTable::Guideline => "guideline",
             AttackTable::Tetrio => "tetrio",
+            AttackTable::TetrioSeason2 => "tetrio-s2",
         }
     }
 }
@@ -64,6 +73,8 @@ pub struct Rules {
     pub previews: u8,
     /// Whether the player may hold.
     pub hold: bool,
+    /// How pieces move and what counts as a spin.
+    pub movement: Movement,
     pub attack: AttackTable,
     /// Pieces the receiver places after an attack is sent before it can rise (each clearing
     /// placement of the receiver in between cancels it first).
@@ -82,6 +93,37 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The names of the rulesets that start from their own defaults: `--rules guideline` and
+    /// `--rules tetrio`.
+    pub const NAMES: [&'static str; 2] = ["guideline", "tetrio"];
+
+    /// TETR.IO's TETRA LEAGUE, as far as these rules go (docs/guideline.md, "TETR.IO rules"):
+    /// SRS+ with half turns, all-mini+ spins, its spawn row, season 2's attack, no lock out.
+    /// Garbage keeps its guideline settings, which are TETR.IO's in pieces rather than frames.
+    pub fn tetrio() -> Rules {
+        Rules {
+            movement: Movement {
+                kicks: Kicks::SrsPlus,
+                half_turns: true,
+                spins: SpinRule::AllMiniPlus,
+                spawn: Spawn::Tetrio,
+            },
+            attack: AttackTable::TetrioSeason2,
+            lock_out: false,
+            ..Rules::default()
+        }
+    }
+
+    /// The defaults of the ruleset `name` (one of [`NAMES`](Rules::NAMES)), each setting still
+    /// a flag away.
+    pub fn named(name: &str) -> Option<Rules> {
+        match name {
+            "guideline" => Some(Rules::default()),
+            "tetrio" => Some(Rules::tetrio()),
+            _ => None,
+        }
+    }
+
     /// The rows an attack of `rows` sends from a side's `piece`-th piece (1 its first): as
     /// the table says, or more past the margin.
     pub fn rows_sent(&self, rows: u32, piece: u32) -> u32 {
@@ -113,6 +155,7 @@ impl Default for Rules {
         Rules {
             previews: 5,
             hold: true,
+            movement: Movement::default(),
             attack: AttackTable::Guideline,
             garbage_delay: 1,
             garbage_cap: 8,
@@ -126,6 +169,8 @@ impl Default for Rules {
 /// What one locked piece did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Locked {
+    /// The piece that locked (what a spin is named after).
+    pub piece: u8,
     /// Rows cleared.
     pub lines: u32,
     pub spin: Option<Spin>,
@@ -461,6 +506,7 @@ impl Side {
             self.board.remove_rows(full);
         }
         let mut locked = Locked {
+            piece: placement.pose.piece,
             lines,
             spin: Some(placement.spin),
             perfect_clear: lines > 0 && self.board.cell_count() == 0,
@@ -481,6 +527,9 @@ impl Side {
         let spin = locked.spin.unwrap_or(Spin::None);
         let base = match (spin, locked.lines) {
             (Spin::Full, n) => 2 * n,
+            // Only an I clears four lines, and only as a mini (TETR.IO's all-mini+): a
+            // tetris's worth, as TETR.IO's client is reported to send (docs/guideline.md).
+            (Spin::Mini, 4) => 4,
             (Spin::Mini, n) => n - 1,
             (Spin::None, 4) => 4,
             (Spin::None, n) => n - 1,
@@ -488,9 +537,11 @@ impl Side {
         let combo = self.combo;
         locked.combo = Some(combo);
         let chain = self.b2b;
-        let difficult = locked.difficult();
-        locked.back_to_back = difficult && chain > 0;
-        self.b2b = if difficult { chain + 1 } else { 0 };
+        // Season 2's perfect clear adds one to the chain, as a difficult clear does.
+        let season2 = rules.attack == AttackTable::TetrioSeason2;
+        let charges = locked.difficult() || (season2 && locked.perfect_clear);
+        locked.back_to_back = charges && chain > 0;
+        self.b2b = if charges { chain + 1 } else { 0 };
         self.combo += 1;
         let (attack, combo_attack) = match rules.attack {
             AttackTable::Guideline => {
@@ -503,18 +554,22 @@ impl Side {
                 }
             }
             AttackTable::Tetrio => {
-                let mut a = base as f64;
-                if locked.back_to_back {
-                    a += tetrio_b2b(chain);
-                }
-                let before = a;
-                let c = combo as f64;
-                a *= 1.0 + 0.25 * c;
-                if combo > 1 {
-                    a = a.max((1.25 * c).ln_1p());
-                }
-                let attack = a.floor() as u32 + if locked.perfect_clear { 10 } else { 0 };
-                (attack, (a.floor() - before.floor()).max(0.0) as u32)
+                let b2b = if locked.back_to_back {
+                    tetrio_b2b(chain)
+                } else {
+                    0.0
+                };
+                let (a, combo_attack) = tetrio_combo(base as f64 + b2b, combo);
+                let attack = a + if locked.perfect_clear { 10 } else { 0 };
+                (attack, combo_attack)
+            }
+            AttackTable::TetrioSeason2 => {
+                let b2b = if locked.back_to_back { 1.0 } else { 0.0 };
+                let (a, combo_attack) = tetrio_combo(base as f64 + b2b, combo);
+                // TETR.IO counts the chain from −1: B2B ×4 is five difficult clears.
+                let surge = if charges || chain < 5 { 0 } else { chain - 1 };
+                let attack = surge + a + if locked.perfect_clear { 5 } else { 0 };
+                (attack, combo_attack)
             }
         };
         locked.attack = attack;
@@ -558,6 +613,18 @@ impl Side {
     }
 }
 
+/// TETR.IO's combo: `a` multiplied by 1 + 0.25·c in combo `c`, at least ln(1 + 1.25·c) from
+/// the second on, rounded down; with what the combo added.
+fn tetrio_combo(a: f64, combo: u32) -> (u32, u32) {
+    let c = combo as f64;
+    let mut combined = a * (1.0 + 0.25 * c);
+    if combo > 1 {
+        combined = combined.max((1.25 * c).ln_1p());
+    }
+    let added = (combined.floor() - a.floor()).max(0.0) as u32;
+    (combined.floor() as u32, added)
+}
+
 /// TETR.IO's back-to-back bonus at chain `b` (b ≥ 1).
 fn tetrio_b2b(b: u32) -> f64 {
     let l = (0.8 * b as f64).ln_1p();
@@ -567,14 +634,15 @@ fn tetrio_b2b(b: u32) -> f64 {
 /// The name of a clear as players say it (`T-spin double`, `tetris`, ...).
 pub fn clear_name(locked: &Locked) -> String {
     let lines = ["", "single", "double", "triple", "tetris"][locked.lines.min(4) as usize];
+    let piece = LETTERS[locked.piece as usize];
     let mut s = match (locked.spin.unwrap_or(Spin::None), locked.lines) {
         (Spin::None, 0) => String::new(),
         (Spin::None, _) => lines.to_string(),
-        (Spin::Mini, 0) => "T-spin mini".to_string(),
-        (Spin::Mini, _) => format!("T-spin mini {lines}"),
-        (Spin::Full, 0) => "T-spin".to_string(),
-        (Spin::Full, 4) => "T-spin tetris".to_string(),
-        (Spin::Full, _) => format!("T-spin {lines}"),
+        (Spin::Mini, 0) => format!("{piece}-spin mini"),
+        (Spin::Mini, _) => format!("{piece}-spin mini {lines}"),
+        (Spin::Full, 0) => format!("{piece}-spin"),
+        (Spin::Full, 4) => format!("{piece}-spin tetris"),
+        (Spin::Full, _) => format!("{piece}-spin {lines}"),
     };
     if locked.perfect_clear {
         s += ", perfect clear";

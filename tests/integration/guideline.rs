@@ -317,11 +317,20 @@ fn move_generation_equals_the_plain_search_on_random_boards() {
 
 #[test]
 fn move_generation_equals_the_plain_search_on_boards_from_matches() {
-    let game = Guideline::new(Rules::default(), Mode::Versus);
+    let boards = match_boards(&Guideline::new(Rules::default(), Mode::Versus), 6, 200);
+    assert!(boards.len() > 400, "{} boards", boards.len());
+    for (i, board) in boards.iter().enumerate() {
+        check(board, &format!("match board {i}"));
+    }
+}
+
+/// Both sides' boards after every piece of `count` matches of the hand-set player against
+/// itself under `game`'s rules, `pieces` pieces a side at most: boards real play reaches.
+pub fn match_boards(game: &Guideline, count: u64, pieces: u64) -> Vec<Board> {
     let hand =
-        stacktune_players::registry::hand_player(&game, stacktune_players::search::Search::OnePly);
+        stacktune_players::registry::hand_player(game, stacktune_players::search::Search::OnePly);
     let mut boards = Vec::new();
-    for seed in 0..6u64 {
+    for seed in 0..count {
         let seeds = matches::Seeds {
             queue: seed,
             sides: [seed + 100, seed + 200],
@@ -330,15 +339,12 @@ fn move_generation_equals_the_plain_search_on_boards_from_matches() {
             matches::PolicySide::new(&hand),
             matches::PolicySide::new(&hand),
         );
-        matches::play(&game, [&mut a, &mut b], seeds, 200, &mut |sides, _| {
+        matches::play(game, [&mut a, &mut b], seeds, pieces, &mut |sides, _| {
             boards.push(sides[0].board);
             boards.push(sides[1].board);
         });
     }
-    assert!(boards.len() > 400, "{} boards", boards.len());
-    for (i, board) in boards.iter().enumerate() {
-        check(board, &format!("match board {i}"));
-    }
+    boards
 }
 
 // ---------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 //! made as its engine judges them (`src/engine/index.ts`). Nothing here uses the move
 //! generator's code: only its answers are compared, cell for cell and spin for spin.
 
-use super::guideline::{NOTHING, SINGLE, TETRIS, TSD, attacks, random_board, set_up};
+use super::guideline::{NOTHING, SINGLE, TETRIS, TSD, attacks, match_boards, random_board, set_up};
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::board::Board;
 use stacktune_games::tetris::guideline::movegen::{
@@ -15,7 +15,7 @@ use stacktune_games::tetris::guideline::piece::{
     HALF_KICKS, Kicks, LETTERS, Pose, SRS_PLUS_KICKS, turn,
 };
 use stacktune_games::tetris::guideline::rules::{AttackTable, Queue, Rules, Side};
-use stacktune_games::tetris::guideline::{Guideline, Mode, matches};
+use stacktune_games::tetris::guideline::{Guideline, Mode};
 use stacktune_players::registry::{AnyGame, Build};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -378,24 +378,7 @@ fn move_generation_equals_the_search_on_boards_from_tetrio_matches() {
         movement: TETRIO,
         ..Rules::default()
     };
-    let game = Guideline::new(rules, Mode::Versus);
-    let hand =
-        stacktune_players::registry::hand_player(&game, stacktune_players::search::Search::OnePly);
-    let mut boards = Vec::new();
-    for seed in 0..3u64 {
-        let seeds = matches::Seeds {
-            queue: seed,
-            sides: [seed + 100, seed + 200],
-        };
-        let (mut a, mut b) = (
-            matches::PolicySide::new(&hand),
-            matches::PolicySide::new(&hand),
-        );
-        matches::play(&game, [&mut a, &mut b], seeds, 150, &mut |sides, _| {
-            boards.push(sides[0].board);
-            boards.push(sides[1].board);
-        });
-    }
+    let boards = match_boards(&Guideline::new(rules, Mode::Versus), 3, 150);
     assert!(boards.len() > 200, "{} boards", boards.len());
     for (i, board) in boards.iter().enumerate() {
         check(board, &format!("match board {i}"));

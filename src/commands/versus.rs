@@ -269,7 +269,7 @@ pub fn puyo_side(name: &str, spec: &GameSpec) -> Result<(Battle, PuyoSide)> {
     let in_file = |e: anyhow::Error| anyhow::anyhow!("weights file {}: {e}", path.display());
     let (solo, reads) = split_match_weights(&file).map_err(in_file)?;
     let player = player_for(&battle.game, &spec, &solo, path)?;
-    let side = PuyoSide::new(player, shown, reads).map_err(in_file)?;
+    let side = PuyoSide::new(&battle.game, player, shown, reads).map_err(in_file)?;
     Ok((battle, side))
 }
 

@@ -19,13 +19,13 @@ use stacktune_games::puyo::match_features::{MATCH_FEATURE_NAMES, MatchValues};
 use stacktune_games::puyo::rules::Placement;
 use stacktune_games::puyo::versus::{Contestant, MatchView, Reader, Seat};
 
-/// A Puyo weights file's player under its search, the pairs it is shown and, when the file
-/// weighs any, its match features' weights.
+/// A Puyo weights file's player under its search and the pairs it is shown; when the file
+/// weighs the match, its player weighs the match features too, and it reads the match.
 #[derive(Clone, Debug)]
 pub struct PuyoSide {
     player: Player,
     shown: u8,
-    reads: Option<MatchValues>,
+    reads: bool,
 }
 
 /// A weights file split into its solo features (a file of its own, for the evaluator) and its
@@ -50,10 +50,17 @@ pub fn split_match_weights(file: &WeightFile) -> Result<(WeightFile, Option<Matc
 }
 
 impl PuyoSide {
-    /// A side of `player`, shown `shown` pairs, reading the match with `reads`; a search that
-    /// does not weigh a first move's match features on its own scale
-    /// ([`Search::weighs_first_move_features`]) is refused.
-    pub fn new(player: Player, shown: u8, reads: Option<MatchValues>) -> Result<PuyoSide> {
+    /// A side of `player` in `game`, shown `shown` pairs, reading the match with `reads`; a
+    /// search that does not weigh a first move's match features on its own scale
+    /// ([`Search::weighs_first_move_features`]) is refused, and so are match features that,
+    /// after the game's own and board features, are more than a game may have. The match
+    /// weights join the player's here, once, not at every move.
+    pub fn new(
+        game: &Puyo,
+        player: Player,
+        shown: u8,
+        reads: Option<MatchValues>,
+    ) -> Result<PuyoSide> {
         if reads.is_some() && !player.search.weighs_first_move_features() {
             let search = match player.search {
                 Search::AlphaBeta { .. } => "alpha-beta",
@@ -64,35 +71,40 @@ impl PuyoSide {
                 "match features play under one ply, the lookahead or the sampled beam (--samples), not {search}"
             );
         }
+        let Some(weights) = reads else {
+            return Ok(PuyoSide {
+                player,
+                shown,
+                reads: false,
+            });
+        };
+        // The match features follow the game's own, where the reading position puts them.
+        let eval = player
+            .eval
+            .with_weights_at(game.match_features_at(), &weights)?;
         Ok(PuyoSide {
-            player,
+            player: Player::new(eval, player.search),
             shown,
-            reads,
+            reads: true,
         })
     }
 }
 
 impl Contestant for &PuyoSide {
     fn choose(&mut self, game: &Puyo, view: &MatchView<'_>) -> Result<Placement, String> {
-        let Some(weights) = &self.reads else {
-            let mut seat = Seat {
+        if self.reads {
+            Reader {
                 policy: &self.player,
                 shown: self.shown,
-            };
-            return seat.choose(game, view);
-        };
-        // The match features follow the game's own, where the reading position puts them.
-        let eval = self
-            .player
-            .eval
-            .with_weights_at(game.match_features_at(), weights)
-            .map_err(|e| e.to_string())?;
-        let player = Player::new(eval, self.player.search);
-        Reader {
-            policy: &player,
-            shown: self.shown,
+            }
+            .choose(game, view)
+        } else {
+            Seat {
+                policy: &self.player,
+                shown: self.shown,
+            }
+            .choose(game, view)
         }
-        .choose(game, view)
     }
 }
 
@@ -106,21 +118,25 @@ mod tests {
     use stacktune_games::puyo::versus::{Battle, BattleRules};
     use stacktune_games::puyo::{Pair, Position};
 
-    /// The shipped match player, one ply and shown one pair as `versus` plays it.
-    fn shipped() -> (Puyo, PuyoSide) {
+    /// The shipped match player's file.
+    fn shipped_file() -> WeightFile {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../weights/puyo/versus-hand.toml"
         );
-        let file = WeightFile::load(std::path::Path::new(path)).unwrap();
+        WeightFile::load(std::path::Path::new(path)).unwrap()
+    }
+
+    /// The shipped match player's game, its solo part at one ply, and its match weights.
+    fn shipped() -> (Puyo, Player, Option<MatchValues>) {
+        let file = shipped_file();
         let game = Battle::new(Puyo::new(Rules::Tsu), BattleRules::TSU)
             .unwrap()
             .game;
         let (solo, reads) = split_match_weights(&file).unwrap();
         assert!(reads.is_some());
         let eval = LinearPlayer::from_file(&game, &solo).unwrap();
-        let side = PuyoSide::new(Player::new(eval, Search::OnePly), 1, reads).unwrap();
-        (game, side)
+        (game, Player::new(eval, Search::OnePly), reads)
     }
 
     /// A 2-chain ready in columns 1 and 2 (a 2 dropped in column 2 fires it: 360 points, 5
@@ -165,10 +181,10 @@ mod tests {
     /// The chain the shipped player fires on `READY` with the pair 2-3, `fixed` nuisance due,
     /// reading the match or (`solo`) without its match weights.
     fn chain_fired(fixed: u32, solo: bool) -> u32 {
-        let (game, mut side) = shipped();
-        if solo {
-            side.reads = None;
-        }
+        let (game, player, reads) = shipped();
+        let reads = if solo { None } else { reads };
+        // Shown one pair, as `versus` plays it.
+        let side = PuyoSide::new(&game, player, 1, reads).unwrap();
         let own = Position::new(Field::from_text(&READY), Pair { axis: 2, child: 3 });
         chain_of(&game, &side, &own, fixed)
     }
@@ -190,7 +206,7 @@ mod tests {
 
     #[test]
     fn every_search_that_weighs_first_moves_adds_the_match_features_to_its_own_values() {
-        let (game, side) = shipped();
+        let (game, solo, _) = shipped();
         // The next pair shown, so that the lookahead looks.
         let mut own = Position::new(Field::from_text(&READY), Pair { axis: 2, child: 3 });
         own.next = Some(Pair { axis: 1, child: 4 });
@@ -205,8 +221,8 @@ mod tests {
         sending[3] = 1e3;
         for search in [Search::OnePly, Search::Lookahead, sampled] {
             assert!(search.weighs_first_move_features());
-            let player = Player::new(side.player.eval.clone(), search);
-            let side_reading = |reads| PuyoSide::new(player.clone(), 2, reads).unwrap();
+            let player = Player::new(solo.eval.clone(), search);
+            let side_reading = |reads| PuyoSide::new(&game, player.clone(), 2, reads).unwrap();
             // Alone the search builds on; match weights of 0 change nothing; sending, it fires.
             let alone = chain_of(&game, &side_reading(None), &own, 0);
             assert_eq!(alone, 0, "{search:?}");
@@ -226,12 +242,8 @@ mod tests {
 
     #[test]
     fn match_weights_are_refused_alone_and_without_a_field_to_build() {
-        let (game, _) = shipped();
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../weights/puyo/versus-hand.toml"
-        );
-        let file = WeightFile::load(std::path::Path::new(path)).unwrap();
+        let (game, _, _) = shipped();
+        let file = shipped_file();
         assert_eq!(
             LinearPlayer::from_file(&game, &file)
                 .unwrap_err()
@@ -246,10 +258,38 @@ mod tests {
         let (solo, reads) = split_match_weights(&file).unwrap();
         let eval = LinearPlayer::from_file(&game, &solo).unwrap();
         let beam = Player::new(eval, Search::Beam { depth: 2, width: 4 });
-        assert!(PuyoSide::new(beam.clone(), 1, None).is_ok());
+        assert!(PuyoSide::new(&game, beam.clone(), 1, None).is_ok());
         assert_eq!(
-            PuyoSide::new(beam, 1, reads).unwrap_err().to_string(),
+            PuyoSide::new(&game, beam, 1, reads)
+                .unwrap_err()
+                .to_string(),
             "match features play under one ply, the lookahead or the sampled beam (--samples), not a beam over the pairs shown (--depth)"
+        );
+    }
+
+    #[test]
+    fn match_features_past_the_features_a_game_may_have_are_refused_at_load() {
+        // 18 built-in features and 44 board features leave 2 places of 64; the six match
+        // features do not fit, and the side says so before its first game.
+        let names: Vec<String> = (0..44).map(|i| format!("crowded_{i}")).collect();
+        for name in &names {
+            stacktune_game::board_features::define(name, std::sync::Arc::new(|_: &_| Ok(0.0)))
+                .unwrap();
+        }
+        let spec = stacktune_games::settings::GameSpec {
+            board_features: names.clone(),
+            ..Default::default()
+        };
+        let game = Puyo::from_spec(&spec).unwrap();
+        let (solo, reads) = split_match_weights(&shipped_file()).unwrap();
+        let eval = LinearPlayer::from_file(&game, &solo).unwrap();
+        let error = PuyoSide::new(&game, Player::new(eval, Search::OnePly), 1, reads).unwrap_err();
+        for name in &names {
+            stacktune_game::board_features::undefine(name);
+        }
+        assert_eq!(
+            error.to_string(),
+            "62 features and 6 more are more than the 64 features a game may have"
         );
     }
 }

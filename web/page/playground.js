@@ -632,20 +632,28 @@ function fromBase64url(text) {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-async function share() {
-  const toml = weightsText(editorWeights(), "a stacktune playground link");
+// The page's link to the weights file `toml`; with `prefix` "v", to it as a match's opponent.
+function linkTo(toml, prefix = "") {
   // n, the weights' length in bytes, tells a link cut short from a whole one.
   const n = new TextEncoder().encode(toml).length;
-  const url = `${location.href.split("#")[0]}#p=${page.preset.id}&n=${n}&w=${base64url(toml)}`;
-  const shown = $("share-link");
+  return `${location.href.split("#")[0]}#p=${page.preset.id}&${prefix}n=${n}&${prefix}w=${base64url(toml)}`;
+}
+
+// Shows `url` in `shown` after the words `${key}.shown`, and copies it, saying `${key}.done`.
+async function offerLink(url, shown, key) {
   shown.hidden = false;
-  shown.textContent = `${t("share.shown")} ${url}`;
+  shown.textContent = `${t(`${key}.shown`)} ${url}`;
   try {
     await navigator.clipboard.writeText(url);
-    say(t("share.done"), "info");
+    say(t(`${key}.done`), "info");
   } catch {
     // Without clipboard access (a page not served over https or localhost) the link is shown.
   }
+}
+
+async function share() {
+  const toml = weightsText(editorWeights(), "a stacktune playground link");
+  await offerLink(linkTo(toml), $("share-link"), "share");
 }
 
 // A link's weights: `#p=PRESET&n=BYTES&w=TOML` (TOML in base64url, BYTES its length), read as
@@ -817,7 +825,7 @@ async function main() {
   $("preset").replaceChildren(...page.presets.map((p) => new Option(t(`preset.${p.id}`), p.id)));
   $("preset").disabled = false;
   wire();
-  setupMatch({ module: page.module, say, guarded, yours: matchPlayer, linkWeights });
+  setupMatch({ module: page.module, say, guarded, yours: matchPlayer, linkWeights, linkTo, offerLink });
   window.addEventListener("resize", resized);
   const params = new URLSearchParams(location.hash.slice(1));
   const linked = openLink(params);

@@ -10,7 +10,9 @@ import { t, translate } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 
 const match = {
-  host: null, // what the playground lends: {module, say, guarded, yours(best), linkWeights(params)}
+  // What the playground lends: {module, say, guarded, yours(best), linkWeights(params),
+  // linkTo(toml, prefix), offerLink(url, shown, key)}.
+  host: null,
   shipped: [], // [{name, text}]: the shipped match players, compiled into the module
   file: null, // {name, text}: the weights file loaded as the opponent
   worker: null,
@@ -46,6 +48,12 @@ export function setupMatch(host) {
     });
   });
   $("match-play").addEventListener("click", () => host.guarded(play));
+  $("match-challenge").addEventListener("click", () =>
+    host.guarded(() => {
+      const mine = host.yours($("match-mine").value === "best");
+      return host.offerLink(host.linkTo(mine.text, "v"), $("match-challenge-link"), "match.challenge");
+    }),
+  );
   $("match-stop").addEventListener("click", stop);
   $("match-replay").addEventListener("click", () => host.guarded(replay));
   $("lang").addEventListener("change", showResult);
@@ -58,7 +66,8 @@ export function showMatch(shown) {
 }
 
 // A link that sets the opponent (`#p=puyo-tsu&vn=BYTES&vw=TOML`, the share link's `n` and `w`
-// under these names): the opponent becomes that player; a link that does not read is said.
+// under these names, as "Copy a link to challenge your player" makes it): the opponent becomes
+// that player; a link that does not read is said.
 export function openMatchLink(params) {
   if (!params.has("vw")) return;
   const bytes = params.has("vn") ? `&n=${encodeURIComponent(params.get("vn"))}` : "";

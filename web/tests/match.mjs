@@ -10,6 +10,8 @@
 //   page plays back equal to the game's (0 mismatches);
 // - the page opened by a link that sets the opponent (versus-hand.toml's weights under `vn`
 //   and `vw`) plays that player: 6 games on seed 3 give versus-link.json's report;
+// - "Copy a link to challenge your player" makes a link carrying the table's weights file,
+//   which opened makes that player the opponent;
 // - a pasted share link cut short, one of another game and a malformed weights file as the
 //   opponent are each one line in the message bar, in view, and play nothing;
 // - the Japanese page shows no English string of the tables in the match section (its
@@ -119,7 +121,22 @@ try {
   await page.selectOption("#match-opponent", "file");
   await page.setInputFiles("#match-file", { name: "bad.toml", mimeType: "text/plain", buffer: Buffer.from('game = "puyo"\n[weights\n') });
   await refused(page, "a malformed weights file as the opponent", before);
+
+  // "Copy a link to challenge your player": the table's weights file as `vw`, its length `vn`;
+  // opened, it makes that player the opponent.
+  await page.selectOption("#match-opponent", "versus-selfplay.toml");
+  await page.click("#match-challenge");
+  const challenge = (await page.textContent("#match-challenge-link")).match(/https?:\S+/)[0];
+  const params = new URLSearchParams(challenge.split("#")[1]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#weights-download")]);
+  const table = readFileSync(await download.path(), "utf8");
+  assert.equal(Buffer.from(params.get("vw"), "base64url").toString(), table, "the challenge link carries the table's weights");
+  assert.equal(params.get("vn"), String(Buffer.byteLength(table)), "and their length");
   assert.deepEqual(errors, [], "console errors");
+  await page.context().close();
+  ({ page, errors } = await open(browser, challenge));
+  assert.equal(await page.inputValue("#match-opponent"), "link", "the challenge link chooses the opponent");
+  assert.ok(await page.isHidden("#message"), "the challenge link reads");
   await page.context().close();
 
   // A link that sets the opponent: versus-hand.toml's weights, as a share link carries them.

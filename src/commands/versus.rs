@@ -3,30 +3,26 @@
 //! battle rules.
 
 use anyhow::{Result, bail};
-use serde::Serialize;
 use stacktune_base::progress::{Mode, Progress};
-use stacktune_base::stats::matches::{
-    Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
-};
+use stacktune_base::stats::matches::{Sprt, SprtState, Verdict};
 use stacktune_game::replay::Replay;
 use stacktune_games::puyo::pbp::front::{
     BOT_PREFIX as PUYO_BOT_PREFIX, TIMEOUT_MS as PUYO_TIMEOUT_MS,
 };
-use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seeds as PuyoSeeds};
+use stacktune_games::puyo::versus::Battle;
 use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::guideline::Guideline;
 use stacktune_games::tetris::guideline::MATCH_PIECES;
-use stacktune_games::tetris::guideline::matches::MatchRecord;
-use stacktune_players::puyo_match::{PuyoSide, split_match_weights};
+use stacktune_players::puyo_match::PuyoSide;
 use stacktune_players::registry::AnyGame;
 use stacktune_players::registry::Build;
 use stacktune_players::search::Search;
 use stacktune_players::versus::{
-    Game, PuyoEntrant, entrant, pair_seeds, play_pairs, play_pairs_with, play_puyo_game, tally,
+    Game, PuyoEntrant, entrant, pair_seeds, play_pairs, play_puyo_pairs, tally,
 };
-use stacktune_run::play::{load_weights, player_for};
+use stacktune_players::weights::WeightFile;
 use stacktune_run::report_page::{ReplayPage, render_replays};
-use std::collections::BTreeMap;
+use stacktune_run::versus::{Ended, Players, VersusReport};
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -93,47 +89,6 @@ pub struct VersusArgs {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// What a match measured, as `--json` prints it.
-#[derive(Debug, Serialize)]
-pub struct VersusReport {
-    pub first: String,
-    pub second: String,
-    pub seed: u64,
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// The first player's score and logistic Elo over game pairs, with 95 % intervals.
-    pub score: f64,
-    pub score_ci: [f64; 2],
-    pub elo: f64,
-    pub elo_ci: [f64; 2],
-    /// Pairs by the first player's points in them: 0, ½, 1, 1½, 2.
-    pub pairs: [u64; 5],
-    /// Pieces (puyo: pairs) a side placed, a game on average.
-    pub pieces: f64,
-    /// What a side places: `pieces` or `pairs`.
-    #[serde(skip)]
-    pub placed: &'static str,
-    /// How games were lost, by the loser and reason.
-    pub endings: BTreeMap<String, u64>,
-    pub sprt: Option<SprtReport>,
-    /// The game settings given on the command line.
-    pub game: GameSpec,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SprtReport {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub llr: f64,
-    pub bounds: [f64; 2],
-    /// `H1` (the first player is better by elo1), `H0`, or `none` (stopped at --games).
-    pub verdict: &'static str,
 }
 
 pub fn run(args: VersusArgs) -> Result<()> {
@@ -241,11 +196,8 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
     let (games, verdict) = play_match(
         args,
         |pairs, done| {
-            let play = |seeds, first_left| {
-                play_puyo_game(&battle, &first, &second, seeds, first_left, cap)
-            };
             Ok(pool
-                .install(|| play_pairs_with(args.seed, pairs.clone(), PuyoSeeds::draw, play, done)))
+                .install(|| play_puyo_pairs(&battle, &first, &second, args.seed, pairs, cap, done)))
         },
         sprt,
     )?;
@@ -258,19 +210,11 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
     show(args, &report)
 }
 
-/// A puyo weights file as a side of a match, under its own search and pairs shown, and the
-/// battle its `[game]` and the flags `spec` give.
+/// The puyo weights file `name` as a side of a match, under its own search and pairs shown,
+/// and the battle its `[game]` and the flags `spec` give.
 pub fn puyo_side(name: &str, spec: &GameSpec) -> Result<(Battle, PuyoSide)> {
-    let mut spec = spec.clone();
-    spec.game.get_or_insert_with(|| "puyo".to_string());
     let path = Path::new(name);
-    let file = load_weights(path, &mut spec)?;
-    let (battle, shown) = Battle::from_spec(&spec)?;
-    let in_file = |e: anyhow::Error| anyhow::anyhow!("weights file {}: {e}", path.display());
-    let (solo, reads) = split_match_weights(&file).map_err(in_file)?;
-    let player = player_for(&battle.game, &spec, &solo, path)?;
-    let side = PuyoSide::new(&battle.game, player, shown, reads).map_err(in_file)?;
-    Ok((battle, side))
+    stacktune_run::versus::puyo_side(&WeightFile::load(path)?, path, spec)
 }
 
 /// The SPRT the flags ask for, if any.
@@ -323,36 +267,6 @@ fn show(args: &VersusArgs, report: &VersusReport) -> Result<()> {
     Ok(())
 }
 
-/// What the report reads off a game's record, whatever the game.
-trait Ended {
-    /// Why the loser lost, or why it was a draw.
-    fn reason(&self) -> &str;
-    /// Pieces or pairs a side placed.
-    fn placed(&self) -> f64;
-    /// What a side places.
-    const PLACED: &'static str;
-}
-
-impl Ended for MatchRecord {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-    fn placed(&self) -> f64 {
-        f64::from(self.pieces)
-    }
-    const PLACED: &'static str = "pieces";
-}
-
-impl Ended for PuyoRecord {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-    fn placed(&self) -> f64 {
-        f64::from(self.pairs[0] + self.pairs[1]) / 2.0
-    }
-    const PLACED: &'static str = "pairs";
-}
-
 /// The guideline game the flags describe: `--rules guideline` is implied, and what makes an
 /// episode (a mode, opponents) is `play`'s, not a match's.
 /// The guideline game `spec` describes for a match, and the search its players without one of
@@ -375,53 +289,19 @@ fn guideline(spec: &GameSpec) -> Result<(Guideline, Search)> {
     }
 }
 
+/// The report of `games`, the match `args` asked for.
 fn report_of<S, R: Ended>(
     args: &VersusArgs,
     games: &[Game<S, R>],
     sprt: Option<(Sprt, SprtState)>,
 ) -> VersusReport {
-    let (tri, penta): (Trinomial, Pentanomial) = tally(games);
-    let e: Estimate = penta.estimate();
-    let mut endings = BTreeMap::new();
-    for g in games {
-        let key = match g.outcome {
-            Outcome::Win => format!("second {}", g.record.reason()),
-            Outcome::Loss => format!("first {}", g.record.reason()),
-            Outcome::Draw => format!("draw: {}", g.record.reason()),
-        };
-        *endings.entry(key).or_insert(0) += 1;
-    }
-    VersusReport {
-        first: args.first.clone(),
-        second: args.second.clone(),
+    let players = Players {
+        first: &args.first,
+        second: &args.second,
         seed: args.seed,
-        games: tri.games(),
-        wins: tri.wins,
-        draws: tri.draws,
-        losses: tri.losses,
-        score: e.score,
-        score_ci: [e.score_low, e.score_high],
-        elo: e.elo,
-        elo_ci: [e.elo_low, e.elo_high],
-        pairs: penta.pairs,
-        pieces: games.iter().map(|g| g.record.placed()).sum::<f64>() / games.len().max(1) as f64,
-        placed: R::PLACED,
-        endings,
-        sprt: sprt.map(|(test, state)| SprtReport {
-            elo0: test.elo0,
-            elo1: test.elo1,
-            alpha: test.alpha,
-            beta: test.beta,
-            llr: state.llr,
-            bounds: [state.lower, state.upper],
-            verdict: match state.verdict {
-                Verdict::AcceptH1 => "H1",
-                Verdict::AcceptH0 => "H0",
-                Verdict::Continue => "none",
-            },
-        }),
-        game: args.game.clone(),
-    }
+        game: &args.game,
+    };
+    stacktune_run::versus::report_of(&players, games, sprt)
 }
 
 fn print(r: &VersusReport) {

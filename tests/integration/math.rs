@@ -1,7 +1,8 @@
-//! stacktune_base::math::port (the exp, ln and cos a WebAssembly build uses) against the platform's
+//! stacktune_base::math::port (the exp, ln, log10 and cos a WebAssembly build uses) against the platform's
 //! libm (glibc 2.36 on x86-64, which every shipped run was made with), bit for bit, on the
 //! arguments the tuner gives them: ln of the Gaussian draws' 1 − U (multiples of 2^-53 in
-//! (0, 1]) and of CMA-ES's counts, cos of 2πU, exp of CMA-ES's step-size factors and of ratings;
+//! (0, 1]) and of CMA-ES's counts, cos of 2πU, exp of CMA-ES's step-size factors and of ratings,
+//! log10 of the odds 1/s − 1 a match's Elo takes;
 //! then each over every exponent (random bit patterns). A million draws a range here;
 //! `cargo test --release --test integration math:: -- --ignored` draws 10^8 a range.
 
@@ -47,7 +48,17 @@ fn check_all(count: u64) {
         fn(f64) -> f64,
         fn(f64) -> f64,
     );
-    let cases: [Case; 9] = [
+    // A match's score as its Elo takes it: a share of points, clamped as elo_of_score does.
+    let elo_ratio = |r: &mut ChaCha8Rng| {
+        let s = (r.random_range(0..=2_000u32) as f64 / 2_000.0).clamp(1e-3, 1.0 - 1e-3);
+        let s = if r.random::<bool>() {
+            s
+        } else {
+            r.random_range(1e-3..1.0 - 1e-3)
+        };
+        1.0 / s - 1.0
+    };
+    let cases: [Case; 11] = [
         ("ln(1 - U)", &gaussian_u1, port::ln, f64::ln),
         ("ln(count)", &counts, port::ln, f64::ln),
         ("ln(any)", &any_bits, port::ln, f64::ln),
@@ -57,6 +68,8 @@ fn check_all(count: u64) {
         ("exp(-800..800)", &wide, port::exp, f64::exp),
         ("exp(any)", &any_bits, port::exp, f64::exp),
         ("cos(any)", &any_bits, port::cos, f64::cos),
+        ("log10(1/s - 1)", &elo_ratio, port::log10, f64::log10),
+        ("log10(any)", &any_bits, port::log10, f64::log10),
     ];
     for (seed, (name, draw, ours, theirs)) in cases.into_iter().enumerate() {
         let found = first_difference(count, seed as u64, draw, ours, theirs);
@@ -87,6 +100,10 @@ fn the_port_gives_the_edges_as_glibc_does() {
     assert_eq!(port::exp(710.0), f64::INFINITY);
     assert_eq!(port::exp(-746.0), 0.0);
     assert_eq!(port::exp(f64::NEG_INFINITY), 0.0);
+    assert_eq!(port::log10(1.0).to_bits(), 0.0f64.to_bits());
+    assert_eq!(port::log10(0.0), f64::NEG_INFINITY);
+    assert!(port::log10(-1.0).is_nan());
+    assert_eq!(port::log10(f64::INFINITY), f64::INFINITY);
     assert_eq!(port::cos(0.0), 1.0);
     assert!(port::cos(f64::INFINITY).is_nan());
     assert_eq!(port::exp(1.0), std::f64::consts::E);

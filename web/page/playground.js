@@ -8,6 +8,7 @@
 // browser's localStorage, so a reload or a mistake loses nothing.
 import init, * as st from "./stacktune_web.js";
 import { LANGUAGES, currentLanguage, meaning, setLanguage, t, translate } from "./i18n.js";
+import { openMatchLink, setupMatch, showMatch, showReplays } from "./versus.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "stacktune-playground";
@@ -315,6 +316,7 @@ async function choosePreset(id) {
   }
   showRun();
   newVersus();
+  showMatch(page.preset.id === "puyo-tsu");
 }
 
 // ---------------------------------------------------------------- the run
@@ -530,11 +532,7 @@ function buttons() {
 
 function watch(weights, file) {
   const replays = JSON.parse(st.replays(page.config, filesJson(), JSON.stringify(weights), file));
-  const fresh = $("replay-template").content.firstElementChild.cloneNode(true);
-  translate(fresh);
-  $("replay").replaceWith(fresh);
-  DATA.replays = replays; // report.js's data, which its replay reads
-  startReplays();
+  showReplays($("replay-box"), replays);
 }
 
 async function measure() {
@@ -634,27 +632,35 @@ function fromBase64url(text) {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-async function share() {
-  const toml = weightsText(editorWeights(), "a stacktune playground link");
+// The page's link to the weights file `toml`; with `prefix` "v", to it as a match's opponent.
+function linkTo(toml, prefix = "") {
   // n, the weights' length in bytes, tells a link cut short from a whole one.
   const n = new TextEncoder().encode(toml).length;
-  const url = `${location.href.split("#")[0]}#p=${page.preset.id}&n=${n}&w=${base64url(toml)}`;
-  const shown = $("share-link");
+  return `${location.href.split("#")[0]}#p=${page.preset.id}&${prefix}n=${n}&${prefix}w=${base64url(toml)}`;
+}
+
+// Shows `url` in `shown` after the words `${key}.shown`, and copies it, saying `${key}.done`.
+async function offerLink(url, shown, key) {
   shown.hidden = false;
-  shown.textContent = `${t("share.shown")} ${url}`;
+  shown.textContent = `${t(`${key}.shown`)} ${url}`;
   try {
     await navigator.clipboard.writeText(url);
-    say(t("share.done"), "info");
+    say(t(`${key}.done`), "info");
   } catch {
     // Without clipboard access (a page not served over https or localhost) the link is shown.
   }
 }
 
+async function share() {
+  const toml = weightsText(editorWeights(), "a stacktune playground link");
+  await offerLink(linkTo(toml), $("share-link"), "share");
+}
+
 // A link's weights: `#p=PRESET&n=BYTES&w=TOML` (TOML in base64url, BYTES its length), read as
-// a loaded weights file is.
+// a loaded weights file is; a link that sets a match's opponent (versus.js: `vn`, `vw`) only
+// chooses its game here.
 // A link that does not read (cut short, another game's) is said, not passed over.
-function openLink() {
-  const params = new URLSearchParams(location.hash.slice(1));
+function openLink(params) {
   if (!params.has("p") && !params.has("w")) return false;
   const preset = page.presets.find((p) => p.id === params.get("p"));
   if (!preset) {
@@ -662,16 +668,21 @@ function openLink() {
     return false;
   }
   page.preset = preset;
-  return { weights: params.get("w") ?? "", bytes: params.get("n") };
+  return params.has("w") || !params.has("vw");
 }
 
-function loadLink(linked) {
+// The weights file the link parameters `params` carry, checked whole (`n`, its length).
+function linkWeights(params) {
+  const toml = fromBase64url(params.get("w") ?? "");
+  const bytes = params.get("n");
+  const have = new TextEncoder().encode(toml).length;
+  if (bytes !== null && have !== Number(bytes)) throw new Error(t("error.link.short", { have, want: bytes }));
+  return toml;
+}
+
+function loadLink(params) {
   try {
-    const toml = fromBase64url(linked.weights);
-    if (linked.bytes !== null && new TextEncoder().encode(toml).length !== Number(linked.bytes)) {
-      throw new Error(t("error.link.short", { have: new TextEncoder().encode(toml).length, want: linked.bytes }));
-    }
-    loadWeights(toml);
+    loadWeights(linkWeights(params));
   } catch (error) {
     say(t("error.link.weights", { error: error.message ?? String(error) }));
   }
@@ -681,6 +692,17 @@ function loadWeights(text) {
   const weights = JSON.parse(st.read_weights(page.config, text));
   fillEditor({ ...handWeights(), ...weights });
   keepEdits({ weights: rawEditor() });
+}
+
+// ---------------------------------------------------------------- the Puyo match (versus.js)
+
+// Your side of a match, {name, text}: the weights in the table, or with `best` the run's
+// evolved ones once there are any, as the weights file their download button gives.
+function matchPlayer(best) {
+  const evolved = best && page.state?.history.length > 0;
+  const weights = evolved ? evolvedWeights() : editorWeights();
+  const name = evolved ? "best.toml" : "weights.toml";
+  return { name, text: weightsText(weights, "the stacktune playground's editor") };
 }
 
 // run.toml as it runs anywhere: the weights files it names are named by their own names and
@@ -803,14 +825,17 @@ async function main() {
   $("preset").replaceChildren(...page.presets.map((p) => new Option(t(`preset.${p.id}`), p.id)));
   $("preset").disabled = false;
   wire();
+  setupMatch({ module: page.module, say, guarded, yours: matchPlayer, linkWeights, linkTo, offerLink });
   window.addEventListener("resize", resized);
-  const linked = openLink();
+  const params = new URLSearchParams(location.hash.slice(1));
+  const linked = openLink(params);
   try {
     await choosePreset(page.preset?.id ?? stored().preset ?? page.presets[0].id);
   } catch (error) {
     say(error.message ?? String(error));
   }
-  if (linked !== false) loadLink(linked);
+  if (linked) loadLink(params);
+  openMatchLink(params);
   retranslate();
 }
 

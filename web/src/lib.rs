@@ -12,6 +12,8 @@
 //! Text crosses as JSON or TOML; every error is one line, as the command line prints it.
 
 mod presets;
+// The Puyo match (versus.rs, web/page/versus.js).
+mod versus;
 
 use serde::Serialize;
 use stacktune_base::progress::Progress;

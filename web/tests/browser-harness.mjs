@@ -1,4 +1,4 @@
-// What the playground's browser scripts share (browser.mjs, goal.mjs): a static server for
+// What the playground's browser scripts share (browser.mjs, goal.mjs, match.mjs): a static server for
 // web/build.sh's output and Debian's chromium, headless, driven by playwright-core.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
@@ -48,4 +48,35 @@ export async function open(browser, url, viewport = { width: 1000, height: 900 }
   await page.goto(url);
   await page.waitForSelector("#preset:not([disabled])");
   return { page, errors };
+}
+
+// The visible text of the page (text nodes, and the options of visible selects).
+function visibleTexts() {
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    const text = node.textContent.trim();
+    if (!text || !el || el.closest("script, style, template, option")) continue;
+    if (el.checkVisibility({ visibilityProperty: true })) texts.push(text);
+  }
+  for (const select of document.querySelectorAll("select")) {
+    if (select.checkVisibility()) for (const option of select.options) texts.push(option.textContent.trim());
+  }
+  return texts;
+}
+
+// The texts the page shows that are strings of the English tables (the page's and the report
+// page's) and of no Japanese one: on the Japanese page, the English left in it.
+export function englishLeft(page) {
+  return page.evaluate(async (collect) => {
+    const { words } = await import("./i18n.js");
+    // A string of a table, its {names} standing for anything: the texts it gives.
+    const pattern = (text) =>
+      new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\w+\}/g, "[^]+")}$`);
+    const ja = [...Object.values(words("ja")), ...Object.values(REPORT_WORDS)].map(pattern);
+    const en = [...Object.values(words("en")), ...Object.values(REPORT_WORDS_EN)].map(pattern);
+    const texts = new Function(`return (${collect})()`)();
+    return texts.filter((text) => en.some((p) => p.test(text)) && !ja.some((p) => p.test(text)));
+  }, visibleTexts.toString());
 }

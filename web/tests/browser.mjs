@@ -32,7 +32,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
-import { launch, open, serve } from "./browser-harness.mjs";
+import { englishLeft, launch, open, serve } from "./browser-harness.mjs";
 
 const [playground, native, screenshot] = process.argv.slice(2);
 if (!playground || !native) {
@@ -109,22 +109,6 @@ async function downloadsOf(page, button, dir, count) {
   await page.click(button);
   await seen;
   return names.sort();
-}
-
-// The visible text of the page (text nodes, and the options of visible selects).
-function visibleTexts() {
-  const texts = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    const text = node.textContent.trim();
-    if (!text || !el || el.closest("script, style, template, option")) continue;
-    if (el.checkVisibility({ visibilityProperty: true })) texts.push(text);
-  }
-  for (const select of document.querySelectorAll("select")) {
-    if (select.checkVisibility()) for (const option of select.options) texts.push(option.textContent.trim());
-  }
-  return texts;
 }
 
 // Hides the message box, so that the next message is the next action's.
@@ -226,17 +210,7 @@ try {
   await page.selectOption("#lang", "ja");
   await page.click("#watch-best");
   await page.waitForSelector("#replay-status");
-  const leftovers = await page.evaluate(async (collect) => {
-    const { words } = await import("./i18n.js");
-    // A string of a table, its {names} standing for anything: the texts it gives.
-    const pattern = (text) =>
-      new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\w+\}/g, "[^]+")}$`);
-    const ja = [...Object.values(words("ja")), ...Object.values(REPORT_WORDS)].map(pattern);
-    const en = [...Object.values(words("en")), ...Object.values(REPORT_WORDS_EN)].map(pattern);
-    const texts = new Function(`return (${collect})()`)();
-    return texts.filter((text) => en.some((p) => p.test(text)) && !ja.some((p) => p.test(text)));
-  }, visibleTexts.toString());
-  assert.deepEqual(leftovers, [], "English strings left on the Japanese page");
+  assert.deepEqual(await englishLeft(page), [], "English strings left on the Japanese page");
   assert.match(await page.textContent("#fitness-chart"), /世代/, "the chart's axis in Japanese");
   await page.selectOption("#lang", "en");
   await page.context().close();

@@ -3,7 +3,8 @@
 #   web/tests/native.sh STACKTUNE OUT
 # moves of the shared board files (tests/data/boards) for every piece node.mjs asks about,
 # `play --json` and game 0's replay page of the small run's held-out games with the hand-set
-# weights, and the small run itself (web/tests/small-run.toml, run where it names its files).
+# weights, the small run itself (web/tests/small-run.toml, run where it names its files), and
+# the matches of match.mjs.
 set -euo pipefail
 stacktune="$(realpath "$1")"
 out="$(realpath -m "$2")"
@@ -24,3 +25,9 @@ held_out=(--weights weights/puyo/hand.toml --rules tsu --colours 4 --fitness max
 "$stacktune" play "${held_out[@]}" --games 8 --json >"$out/play.json"
 "$stacktune" play "${held_out[@]}" --games 1 --replay-html "$out/replay.html" >/dev/null
 (cd web/tests && "$stacktune" evolve --config small-run.toml --out "$out/run" --quiet)
+# The playground's Puyo match (match.mjs): the hand-set player against the shipped self-play
+# player, and against versus-hand.toml (the page's opponent from a link).
+"$stacktune" versus weights/puyo/hand.toml weights/puyo/versus-selfplay.toml --games 20 --seed 7 \
+    --json --quiet >"$out/versus.json"
+"$stacktune" versus weights/puyo/hand.toml weights/puyo/versus-hand.toml --games 6 --seed 3 \
+    --json --quiet >"$out/versus-link.json"

@@ -197,6 +197,22 @@ pub fn play_pairs(
     play_pairs_with(seed, pairs, Seeds::draw, play, done)
 }
 
+/// Plays pairs `pairs` of the Puyo match seeded `seed`, each game a draw once both sides have
+/// placed `cap` pairs, as [`play_pairs_with`] does: the command line's match and the
+/// playground's.
+pub fn play_puyo_pairs(
+    battle: &Battle,
+    first: &PuyoEntrant,
+    second: &PuyoEntrant,
+    seed: u64,
+    pairs: std::ops::Range<u64>,
+    cap: u32,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Game<PuyoSeeds, PuyoRecord>> {
+    let play = |seeds, first_left| play_puyo_game(battle, first, second, seeds, first_left, cap);
+    play_pairs_with(seed, pairs, PuyoSeeds::draw, play, done)
+}
+
 /// A match's counts from the first player's side: by game, and by pair.
 pub fn tally<S, R>(games: &[Game<S, R>]) -> (Trinomial, Pentanomial) {
     let mut tri = Trinomial::default();

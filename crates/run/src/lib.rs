@@ -23,6 +23,7 @@ pub mod folder;
 pub mod play;
 pub mod report;
 pub mod report_page;
+pub mod versus;
 
 mod config;
 mod evaluation;

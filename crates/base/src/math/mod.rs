@@ -1,5 +1,5 @@
 //! The transcendental functions a run's bytes depend on (the optimisers' Gaussian draws, CMA-ES's
-//! step size, ratings): every such call goes through here. Natively they are the platform's
+//! step size, ratings, a match's Elo): every such call goes through here. Natively they are the platform's
 //! (std's, glibc's on Linux), so every shipped run keeps its bytes; on WebAssembly, whose std
 //! uses another libm that differs in the last bit for a few per cent of inputs, they are
 //! [`port`]'s, which computes what glibc 2.36 computes on x86-64 (tests/integration/math.rs
@@ -23,6 +23,14 @@ pub fn ln(x: f64) -> f64 {
     return port::ln(x);
     #[cfg(not(target_family = "wasm"))]
     x.ln()
+}
+
+/// The base-10 logarithm (the logistic Elo of a match's score).
+pub fn log10(x: f64) -> f64 {
+    #[cfg(target_family = "wasm")]
+    return port::log10(x);
+    #[cfg(not(target_family = "wasm"))]
+    x.log10()
 }
 
 /// The cosine.

@@ -1,9 +1,9 @@
-//! exp, log and cos as glibc 2.36 computes them on x86-64 with FMA (the `__exp_fma`,
+//! exp, log, log10 and cos as glibc 2.36 computes them on x86-64 with FMA (the `__exp_fma`,
 //! `__log_fma` and `__cos_fma` its loader picks on any x86-64 from 2013 on), operation for
 //! operation: the same tables (tables.rs), the same constants, the same order of rounding, and
 //! a fused multiply-add (`mul_add`) exactly where GCC fused one in that build. Written from the
 //! algorithms' descriptions in glibc's sources (sysdeps/ieee754/dbl-64: e_exp.c, e_log.c,
-//! s_sin.c) and checked against its machine code; tests/integration/math.rs compares every function
+//! e_log10.c, s_sin.c) and checked against its machine code; tests/integration/math.rs compares every function
 //! with the platform's libm on the ranges the tuner calls it with.
 
 use super::tables::{EXP, LOG, SINCOS};
@@ -163,6 +163,42 @@ fn ln_near_one(x: f64) -> f64 {
     let lo = rhi2.mul_add(b(0), r - hi);
     let lo = (b(0) * rlo).mul_add(r + rhi, lo);
     poly.mul_add(r3, lo) + hi
+}
+
+/// The base-10 logarithm, as glibc's e_log10.c computes it (fdlibm's: the binary exponent split
+/// off exactly, the rest through [`ln`], the FMA `__ieee754_log` its build calls). Every input
+/// (0 gives −∞, a negative number or NaN gives NaN).
+pub fn log10(x: f64) -> f64 {
+    const TWO54: u64 = 0x4350000000000000;
+    const IVLN10: u64 = 0x3fdbcb7b1526e50e;
+    const LOG10_2HI: u64 = 0x3fd34413509f6000;
+    const LOG10_2LO: u64 = 0x3d59fef311f12b36;
+    let mut x = x;
+    let mut hx = (x.to_bits() >> 32) as i32;
+    let lx = x.to_bits() as u32;
+    let mut k: i32 = 0;
+    if hx < 0x0010_0000 {
+        // Below 2^-1022: zero, a negative number, or a subnormal scaled up.
+        if ((hx & 0x7fff_ffff) as u32 | lx) == 0 {
+            return f64::NEG_INFINITY;
+        }
+        if hx < 0 {
+            return f64::NAN;
+        }
+        k -= 54;
+        x *= d(TWO54);
+        hx = (x.to_bits() >> 32) as i32;
+    }
+    if hx >= 0x7ff0_0000 {
+        return x + x;
+    }
+    k += (hx >> 20) - 1023;
+    let i = ((k as u32) & 0x8000_0000) >> 31;
+    hx = (hx & 0x000f_ffff) | ((0x3ff - i as i32) << 20);
+    let y = f64::from(k + i as i32);
+    x = d((u64::from(hx as u32) << 32) | (x.to_bits() & 0xffff_ffff));
+    let z = y * d(LOG10_2LO) + d(IVLN10) * ln(x);
+    z + y * d(LOG10_2HI)
 }
 
 /// The cosine, for |x| < 105414350 (far beyond the tuner's arguments, which are below 2π);

@@ -157,7 +157,7 @@ const SCORE_CLAMP: f64 = 1e-3;
 /// [0.001, 0.999] (±1199.9 Elo) so that a one-sided match stays finite.
 pub fn elo_of_score(score: f64) -> f64 {
     let s = score.clamp(SCORE_CLAMP, 1.0 - SCORE_CLAMP);
-    -400.0 * (1.0 / s - 1.0).log10()
+    -400.0 * crate::math::log10(1.0 / s - 1.0)
 }
 
 /// The expected score of a player `elo` above its opponent (the logistic curve).

@@ -25,18 +25,21 @@ def _board_value(name, code, numpy):
     function = scope.get(name)
     if not callable(function):
         raise ValueError(f"board feature \`{name}\`: the code defines no function {name}(board)")
+    # The board's cells, written from JavaScript into this bytearray's memory before each call
+    # (a numbers-only call into Python costs a tenth of one handing over a typed array).
+    cells = bytearray()
     if numpy:
         import numpy as np
 
-        def board_of(cells, rows, columns):
+        def board_of(rows, columns):
             return np.frombuffer(cells, dtype=np.uint8).reshape(rows, columns).astype(np.int64)
     else:
-        def board_of(cells, rows, columns):
-            return [list(cells[r * columns:(r + 1) * columns]) for r in range(rows)]
+        def board_of(rows, columns):
+            return memoryview(cells).cast("B", (rows, columns)).tolist()
 
-    def value(cells, rows, columns):
+    def value(rows, columns):
         try:
-            answer = function(board_of(cells.to_bytes(), rows, columns))
+            answer = function(board_of(rows, columns))
         except BaseException as e:
             return f"{type(e).__qualname__}: {e}"
         kind = type(answer)
@@ -47,7 +50,10 @@ def _board_value(name, code, numpy):
                 pass
         return f"it returned {kind.__name__}, not a number"
 
-    return value
+    def resize(n):
+        cells[:] = bytes(n)
+
+    return value, cells, resize
 `;
 
 let python = null; // Pyodide with the glue run, once loaded: {py, numpy}
@@ -78,14 +84,29 @@ async function loadPython() {
 export async function definePythonFeature(st, feature) {
   python ??= loadPython();
   const { py, numpy } = await python;
-  let value;
+  let made;
   try {
-    value = py.globals.get("_board_value")(feature.name, feature.code, numpy);
+    made = py.globals.get("_board_value")(feature.name, feature.code, numpy);
   } catch (error) {
     const lines = String(error.message ?? error).trim().split("\n");
     throw new Error(lines[lines.length - 1].replace(/^ValueError: /, ""));
   }
-  st.define_board_feature(feature.name, { value });
+  const [value, cells, resize] = [made.get(0), made.get(1), made.get(2)];
+  // A view of the bytearray's memory, fetched again when Pyodide's memory has grown (the old
+  // view is then empty) or the board's size changed.
+  let view = null;
+  const lent = {
+    value(board, rows, columns) {
+      if (!view || view.data.length !== board.length) {
+        view?.release();
+        if (cells.length !== board.length) resize(board.length);
+        view = cells.getBuffer("u8");
+      }
+      view.data.set(board);
+      return value(rows, columns);
+    },
+  };
+  st.define_board_feature(feature.name, lent);
   return numpy;
 }
 

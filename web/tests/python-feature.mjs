@@ -5,12 +5,14 @@
 // `python3`), which runs the native reference. Checks:
 // - small-run.toml in the Puyo Tsu preset's settings box and web/tests/bumps.py typed into the
 //   code box: the weights table gains the feature's row, and the run, with two workers each
-//   running the function in Pyodide, gives the history.csv and best.toml that `python -m
+//   running the function in Pyodide, stopped after its first generation, the page reloaded and
+//   the run resumed with one worker, gives the history.csv and best.toml that `python -m
 //   stacktune evolve --config web/tests/feature-run.toml --feature-file web/tests/bumps.py`
 //   writes natively, byte for byte;
 // - the downloaded run.toml names the feature (`[game] board_features`) and, with the feature's
 //   downloaded .py beside it, runs natively to the same best.toml;
 // - a game watched with the evolved weights plays on the page (Pyodide loaded there for it);
+// - at 360 px the page, its code box open, does not scroll sideways;
 // - a function that raises, one that returns a string, one that returns NaN, and code that
 //   does not parse each stop the run with one line in the message bar naming the feature (the
 //   first three in the words the native run ends with);
@@ -74,16 +76,17 @@ async function withFeature(page, source) {
   if (!(await page.isChecked("#py-on"))) await page.check("#py-on");
 }
 
-// Starts the run and waits for its end: the downloads shown, or an error in the message bar.
-async function run(page) {
+// Clicks `button` (Start) and waits for `done` (the downloads shown), or an error in the
+// message bar: the message bar's text then, and whether it is an error.
+async function run(page, done = "#download-best:not([hidden])", button = "#start") {
   await page.$eval("#message", (box) => (box.hidden = true));
-  await page.click("#start");
+  await page.click(button);
   await page.waitForFunction(
-    () => {
+    (done) => {
       const message = document.getElementById("message");
-      return !document.getElementById("download-best").hidden || (!message.hidden && message.className === "error");
+      return document.querySelector(done) || (!message.hidden && message.className === "error");
     },
-    null,
+    done,
     { timeout: 5 * 60 * 1000 },
   );
   const message = await page.$eval("#message", (box) => (box.hidden ? "" : box.textContent));
@@ -107,10 +110,29 @@ try {
   await withFeature(page, code);
   const rows = await page.$$eval("#weights-table th", (heads) => heads.map((h) => h.textContent));
   assert.equal(rows.at(-1), "bumps", "the feature's row in the weights table");
-  const ended = await run(page);
+  // Stopped as soon as the first generation's point is drawn, the page reloaded, and resumed
+  // with one worker: the code the run started with runs on.
+  await page.evaluate(() => {
+    const observer = new MutationObserver(() => {
+      if (document.querySelectorAll("#fitness-chart circle.pt[data-series=best]").length === 1) {
+        observer.disconnect();
+        document.getElementById("stop").click();
+      }
+    });
+    observer.observe(document.getElementById("fitness-chart"), { childList: true, subtree: true });
+  });
+  let ended = await run(page, "#resume:not([disabled])");
   assert.ok(!ended.error, `the run with the feature: ${ended.message}`);
-  // Offline, numpy is not loaded: the page says the board is a list of rows, as info.
-  if (ended.message) assert.match(ended.message, /numpy/, "the only message is numpy's");
+  const points = await page.locator("#fitness-chart circle.pt[data-series=best]").count();
+  assert.equal(points, 1, "stopped after one generation");
+  await page.reload();
+  await page.waitForSelector("#resume:not([disabled])");
+  await page.selectOption("#workers", "1");
+  ended = await run(page, "#download-best:not([hidden])", "#resume");
+  assert.ok(!ended.error, `the run resumed: ${ended.message}`);
+  // Offline, numpy is not loaded: the page says the board is a list of rows, as information.
+  const lists = await page.evaluate(async () => (await import("./i18n.js")).words("en")["py.lists"]);
+  if (ended.message) assert.equal(ended.message, lists, "the only message is numpy's");
   assert.equal(await downloaded(page, "#download-history"), want.history, "history.csv");
   assert.equal(await downloaded(page, "#download-best"), want.best, "best.toml");
 
@@ -161,6 +183,12 @@ try {
         `${(best(times.with) / best(times.without)).toFixed(1)} times as long (${JSON.stringify(times)})`,
     );
   }
+
+  // 360 px wide, the code box open: nothing wider than the screen.
+  await page.setViewportSize({ width: 360, height: 800 });
+  const wide = await page.evaluate(() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]);
+  assert.ok(wide[0] <= wide[1], `the page scrolls sideways at 360 with the code box open: ${wide}`);
+  await page.setViewportSize({ width: 1000, height: 900 });
 
   // Failures: one line each, naming the feature; the native run ends with the same words.
   const failing = [

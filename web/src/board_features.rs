@@ -54,14 +54,14 @@ fn value_of(name: &str, board: &Board<'_>) -> Result<f64, String> {
         let (rows, columns) = (board.rows as u32, board.columns as u32);
         let answer = function
             .value(board.cells, rows, columns)
-            .map_err(|thrown| describe(&thrown))?;
-        answer.as_f64().ok_or_else(|| describe(&answer))
+            .map_err(|thrown| format!("its function threw {}", js_string(&thrown)))?;
+        answer.as_f64().ok_or_else(|| not_a_number(&answer))
     })
 }
 
-/// A function's answer that is not a number, or what it threw: the failure's one line, the
-/// page's own text when it gives one.
-fn describe(answer: &JsValue) -> String {
+/// A function's answer that is not a number: the failure's one line, the page's own text when
+/// it gives one.
+fn not_a_number(answer: &JsValue) -> String {
     answer
         .as_string()
         .unwrap_or_else(|| format!("its function answered {}, not a number", js_string(answer)))

@@ -8,7 +8,7 @@
 // browser's localStorage, so a reload or a mistake loses nothing.
 import init, * as st from "./stacktune_web.js";
 import { LANGUAGES, currentLanguage, meaning, setLanguage, t, translate } from "./i18n.js";
-import { definePythonFeature, nameOnly } from "./python-feature.js";
+import { EXAMPLE, commands, definePythonFeature, nameOnly } from "./python-feature.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "stacktune-playground";
@@ -144,6 +144,7 @@ class Pool {
     this.workers = [];
     this.batches = 0;
     this.fail = null;
+    this.python = null; // the Python feature ({name, code}) the batches' game names, if any
     this.numpy = undefined; // whether the workers' Python feature sees numpy's arrays
   }
 
@@ -162,9 +163,8 @@ class Pool {
     if (this.fail) this.fail(new Stopped("stopped"));
   }
 
-  // Plays every pair of `batch` (JSON) with the Python feature `python` ({name, code}) if its
-  // game names one; `progress(games, placements)` hears of each range.
-  play(batch, progress, python = null) {
+  // Plays every pair of `batch` (JSON); `progress(games, placements)` hears of each range.
+  play(batch, progress) {
     this.start();
     const { players, games } = JSON.parse(batch);
     const pairs = players.length * games;
@@ -219,19 +219,21 @@ class Pool {
           this.fail = null;
           reject(new Error(event.message || "a worker failed to start"));
         };
-        worker.postMessage({ type: "batch", id, batch, python });
+        worker.postMessage({ type: "batch", id, batch, python: this.python });
         give(worker);
       }
     });
   }
 }
 
-function pool() {
+// The pool, its workers given `python` ({name, code}), the Python feature of the games it plays.
+function pool(python = null) {
   const size = Number($("workers").value);
   if (!page.pool || page.pool.size !== size) {
     if (page.pool) page.pool.stop();
     page.pool = new Pool(page.module, size);
   }
+  page.pool.python = python;
   return page.pool;
 }
 
@@ -360,18 +362,14 @@ async function evolve() {
       showStatus(key, vars);
       $("progress").max = total;
       $("progress").value = 0;
-      const words = await pool().play(
-        batch,
-        (played, moves) => {
+      const words = await pool(page.runWith.python).play(batch, (played, moves) => {
         vars.done += played;
         placements += moves;
         $("progress").value = vars.done;
         showStatus(key, vars);
         const elapsed = performance.now() - started;
         showRate({ placements, seconds: elapsed / 1000, workers: page.pool.size });
-        },
-        page.runWith.python,
-      );
+      });
       page.run.played(words);
       refresh();
     }
@@ -568,7 +566,7 @@ async function measure() {
   page.running = true;
   buttons();
   try {
-    const words = await pool().play(batch, () => {}, page.feature);
+    const words = await pool(page.feature).play(batch, () => {});
     const s = JSON.parse(st.summarize(words));
     $("measure-result").textContent = t("measure.result", {
       games: s.games,
@@ -726,26 +724,6 @@ function downloadRun() {
 
 // ---------------------------------------------------------------- a feature of one's own in Python
 
-// The code box's first text: a function of the board in the course's style, written with
-// indexing so that it gives the same values on numpy's array and on a list of rows.
-const FEATURE_EXAMPLE = {
-  name: "bumps",
-  code: `def bumps(board):
-    """How uneven the surface is: the height differences of neighbouring columns, summed.
-    board: rows top first; 0 empty, colours 1 to 5, nuisance 6."""
-    rows, columns = len(board), len(board[0])
-    heights = []
-    for c in range(columns):
-        height = 0
-        for r in range(rows):
-            if board[r][c] != 0:
-                height = rows - r
-                break
-        heights.append(height)
-    return sum(abs(heights[c + 1] - heights[c]) for c in range(columns - 1))
-`,
-};
-
 // The feature in the code box, {name, code}, when it is turned on; else null.
 function boxFeature() {
   if (!$("py-on").checked) return null;
@@ -760,19 +738,8 @@ function withFeature(config, feature) {
   return [withIt, JSON.parse(st.describe(withIt, filesJson()))];
 }
 
-// The commands that run the page's run and play its best.toml: through the Python package,
-// with the feature's file, when the run has one.
-function commands(info, feature) {
-  if (!feature) return ["stacktune evolve --config run.toml --out my-run", info.play_command];
-  const file = ` --feature-file ${feature.name}.py`;
-  return [
-    `python -m stacktune evolve --config run.toml${file} --out my-run`,
-    `python -m ${info.play_command}${file}`,
-  ];
-}
-
 function showFeatureBox() {
-  const mine = edits(page.preset.id).python ?? { on: false, ...FEATURE_EXAMPLE };
+  const mine = edits(page.preset.id).python ?? { on: false, ...EXAMPLE };
   $("py-on").checked = mine.on;
   $("py-name").value = mine.name;
   $("py-code").value = mine.code;
@@ -788,7 +755,7 @@ function featureEdited() {
 function wireFeature() {
   for (const id of ["py-on", "py-name", "py-code"]) $(id).addEventListener("change", () => guarded(featureEdited));
   $("py-download").addEventListener("click", () =>
-    download(`${$("py-name").value.trim() || FEATURE_EXAMPLE.name}.py`, $("py-code").value),
+    download(`${$("py-name").value.trim() || EXAMPLE.name}.py`, $("py-code").value),
   );
 }
 

@@ -8,6 +8,8 @@
 // Pyodide's CDN. Without it (offline), the board is a list of rows of ints, the same values:
 // code that indexes (`board[r][c]`, `len(board)`, `for row in board`) gives the same values
 // either way.
+//
+// Also the code box's example and the commands the page shows for a run with a Python feature.
 
 const CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/";
 
@@ -115,4 +117,35 @@ export async function definePythonFeature(st, feature) {
 // that. A game played with it fails, naming the feature.
 export function nameOnly(st, feature) {
   st.define_board_feature(feature.name, { value: () => "it is computed in the workers, and Python is not loaded here" });
+}
+
+// The code box's first text: a function of the board in the course's style, written with
+// indexing so that it gives the same values on numpy's array and on a list of rows.
+export const EXAMPLE = {
+  name: "bumps",
+  code: `def bumps(board):
+    """How uneven the surface is: the height differences of neighbouring columns, summed.
+    board: rows top first; 0 empty, colours 1 to 5, nuisance 6."""
+    rows, columns = len(board), len(board[0])
+    heights = []
+    for c in range(columns):
+        height = 0
+        for r in range(rows):
+            if board[r][c] != 0:
+                height = rows - r
+                break
+        heights.append(height)
+    return sum(abs(heights[c + 1] - heights[c]) for c in range(columns - 1))
+`,
+};
+
+// The commands that run the page's run and play its best.toml: through the Python package,
+// with the feature's file, when the run has one.
+export function commands(info, feature) {
+  if (!feature) return ["stacktune evolve --config run.toml --out my-run", info.play_command];
+  const file = ` --feature-file ${feature.name}.py`;
+  return [
+    `python -m stacktune evolve --config run.toml${file} --out my-run`,
+    `python -m ${info.play_command}${file}`,
+  ];
 }

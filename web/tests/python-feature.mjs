@@ -3,12 +3,13 @@
 //   node web/tests/python-feature.mjs PLAYGROUND [--speed]
 // PLAYGROUND is web/build.sh's output; PYTHON names a Python with the stacktune package (else
 // `python3`), which runs the native reference. Checks:
-// - small-run.toml in the Puyo Tsu preset's settings box and web/tests/bumps.py typed into the
-//   code box: the weights table gains the feature's row, and the run, with two workers each
-//   running the function in Pyodide, stopped after its first generation, the page reloaded and
-//   the run resumed with one worker, gives the history.csv and best.toml that `python -m
-//   stacktune evolve --config web/tests/feature-run.toml --feature-file web/tests/bumps.py`
-//   writes natively, byte for byte;
+// - the code box's example is web/tests/bumps.py; small-run.toml in the Puyo Tsu preset's
+//   settings box and bumps.py in the code box: the weights table gains the feature's row, the
+//   commands shown are the Python package's with --feature-file bumps.py, and the run, with
+//   two workers each running the function in Pyodide, stopped after its first generation, the
+//   page reloaded and the run resumed with one worker, gives the history.csv and best.toml
+//   that `python -m stacktune evolve --config web/tests/feature-run.toml --feature-file
+//   web/tests/bumps.py` writes natively, byte for byte;
 // - the downloaded run.toml names the feature (`[game] board_features`) and, with the feature's
 //   downloaded .py beside it, runs natively to the same best.toml;
 // - a game watched with the evolved weights plays on the page (Pyodide loaded there for it);
@@ -16,8 +17,8 @@
 // - a function that raises, one that returns a string, one that returns NaN, and code that
 //   does not parse each stop the run with one line in the message bar naming the feature (the
 //   first three in the words the native run ends with);
-// - no console error but the failed loads of numpy (offline, the board is a list of rows, and
-//   the page says so in its message bar).
+// - offline, the message bar's one line is numpy's (the board is a list of rows), and there is
+//   no console error but the failed loads of numpy.
 // With --speed it also prints how long a generation takes with the feature and without it, in
 // the same session (docs/web.md, "Measured").
 import { spawnSync } from "node:child_process";
@@ -70,6 +71,10 @@ async function withFeature(page, source) {
     box.dispatchEvent(new Event("change"));
   }, config);
   await page.$eval("#python-feature", (box) => (box.open = true));
+  if (source === code) {
+    assert.equal(await page.inputValue("#py-code"), code, "the code box's example is web/tests/bumps.py");
+    assert.equal(await page.inputValue("#py-name"), "bumps", "the example's name");
+  }
   await page.fill("#py-name", "bumps");
   await page.fill("#py-code", source);
   await page.dispatchEvent("#py-code", "change");
@@ -110,6 +115,8 @@ try {
   await withFeature(page, code);
   const rows = await page.$$eval("#weights-table th", (heads) => heads.map((h) => h.textContent));
   assert.equal(rows.at(-1), "bumps", "the feature's row in the weights table");
+  const shown = await page.textContent("#commands");
+  assert.match(shown, /^python -m stacktune evolve --config run.toml --feature-file bumps.py --out my-run$/m, "commands");
   // Stopped as soon as the first generation's point is drawn, the page reloaded, and resumed
   // with one worker: the code the run started with runs on.
   await page.evaluate(() => {

@@ -45,6 +45,18 @@ for module in stacktune_web stacktune_tbp_web; do
     fi
 done
 cp "$root"/web/page/* "$out/"
+# Pyodide's core, from npm (web/package-lock.json pins it), which the page's workers load only
+# for a run with a feature of one's own in Python (web/page/python-feature.js). A numpy wheel
+# put beside it (Pyodide's numpy-*.whl for this version) is loaded from here; without one, from
+# Pyodide's CDN when the browser is online.
+pyodide="$root/web/node_modules/pyodide"
+if [ -f "$pyodide/pyodide.mjs" ]; then
+    mkdir -p "$out/pyodide"
+    cp "$pyodide"/{pyodide.mjs,pyodide.asm.js,pyodide.asm.wasm,python_stdlib.zip,pyodide-lock.json} "$out/pyodide/"
+    cp "$pyodide"/numpy-*.whl "$out/pyodide/" 2>/dev/null || true
+else
+    echo "note: no Pyodide (npm ci --prefix web installs it); the page's Python feature will not run" >&2
+fi
 # The report page's replay controls, in the one copy crates/run/src/report_page/replay.html holds.
 awk -v replay="$root/crates/run/src/report_page/replay.html" \
     '/^<!-- replay.html: / { while ((getline line < replay) > 0) print line; next } { print }' \

@@ -135,6 +135,15 @@ const TEXT = {
     "message.close": "Click to close",
     lang: "Language",
     footer: "stacktune {version}: the engine is the command line's, compiled to WebAssembly; nothing leaves this page.",
+    // A feature of one's own in Python (index.html's #python-feature).
+    "py.title": "A feature of your own, in Python",
+    "py.help": "Write a function of the board: it becomes a feature beside the ones above, weighted and evolved like them. The board is a numpy array of ints (a list of rows when numpy cannot be loaded), rows top first: 0 empty, colours 1 to 5, nuisance 6. Python starts in each worker when a run uses it.",
+    "py.use": "Use this feature",
+    "py.name": "Name (the function's)",
+    "py.download": "Download the feature (.py)",
+    "py.meaning": "your Python function of the board",
+    "py.lists": "numpy could not be loaded (offline?): your function gets the board as a list of rows of ints.",
+    "py.mixed": "numpy loaded in some workers and not in others, so the run would not be reproducible: reload the page.",
   },
   ja: {
     title: "stacktune プレイグラウンド",
@@ -268,6 +277,14 @@ const TEXT = {
     "message.close": "クリックで閉じます",
     lang: "言語",
     footer: "stacktune {version}:エンジンはコマンドラインと同じものを WebAssembly にしたものです。データはこのページの外に出ません。",
+    "py.title": "自分で作る特徴量(Python)",
+    "py.help": "盤面を受け取る関数を書くと、上の特徴量と並ぶ特徴量になり、同じように重みがつけられ進化します。盤面は整数の numpy 配列(numpy を読み込めないときは行のリスト)で、上の行から順に、0 が空、1〜5 が色、6 がおじゃまです。Python は実行がこの特徴量を使うときに各ワーカーで起動します。",
+    "py.use": "この特徴量を使う",
+    "py.name": "名前(関数名)",
+    "py.download": "特徴量をダウンロード(.py)",
+    "py.meaning": "自分で書いた盤面の Python 関数",
+    "py.lists": "numpy を読み込めませんでした(オフライン?)。関数には盤面が整数の行のリストで渡されます。",
+    "py.mixed": "numpy を読み込めたワーカーと読み込めなかったワーカーがあり、実行を再現できません。ページを再読み込みしてください。",
   },
 };
 

@@ -9,6 +9,7 @@
 import init, * as st from "./stacktune_web.js";
 import { LANGUAGES, currentLanguage, meaning, setLanguage, t, translate } from "./i18n.js";
 import { openMatchLink, setupMatch, showMatch, showReplays } from "./versus.js";
+import { EXAMPLE, commands, definePythonFeature, nameOnly } from "./python-feature.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "stacktune-playground";
@@ -29,6 +30,7 @@ const page = {
   running: false,
   status: { key: "idle", vars: {} },
   versus: { moves: "", ending: null, busy: false },
+  feature: null, // the Python feature the config runs with, {name, code}, or null
 };
 
 function stored() {
@@ -143,6 +145,8 @@ class Pool {
     this.workers = [];
     this.batches = 0;
     this.fail = null;
+    this.python = null; // the Python feature ({name, code}) the batches' game names, if any
+    this.numpy = undefined; // whether the workers' Python feature sees numpy's arrays
   }
 
   start() {
@@ -156,6 +160,7 @@ class Pool {
   stop() {
     for (const worker of this.workers) worker.terminate();
     this.workers = [];
+    this.numpy = undefined;
     if (this.fail) this.fail(new Stopped("stopped"));
   }
 
@@ -185,6 +190,16 @@ class Pool {
             reject(new Error(data.message));
             return;
           }
+          if (data.type === "python") {
+            if (this.numpy !== undefined && this.numpy !== data.numpy) {
+              this.fail = null;
+              reject(new Error(t("py.mixed")));
+            } else if (this.numpy === undefined && !data.numpy) {
+              say(t("py.lists"), "info");
+            }
+            this.numpy = data.numpy;
+            return;
+          }
           parts[data.k] = data.words;
           done++;
           progress(ranges[2 * data.k + 1] - ranges[2 * data.k], st.placements(data.words));
@@ -205,19 +220,21 @@ class Pool {
           this.fail = null;
           reject(new Error(event.message || "a worker failed to start"));
         };
-        worker.postMessage({ type: "batch", id, batch });
+        worker.postMessage({ type: "batch", id, batch, python: this.python });
         give(worker);
       }
     });
   }
 }
 
-function pool() {
+// The pool, its workers given `python` ({name, code}), the Python feature of the games it plays.
+function pool(python = null) {
   const size = Number($("workers").value);
   if (!page.pool || page.pool.size !== size) {
     if (page.pool) page.pool.stop();
     page.pool = new Pool(page.module, size);
   }
+  page.pool.python = python;
   return page.pool;
 }
 
@@ -267,7 +284,7 @@ function fillEditor(weights) {
     input.value = String(weights[name] ?? 0);
     input.addEventListener("input", () => keepEdits({ weights: rawEditor() }));
     row.insertCell().appendChild(input);
-    row.insertCell().textContent = meaning(page.info.game, name);
+    row.insertCell().textContent = name === page.feature?.name ? t("py.meaning") : meaning(page.info.game, name);
   }
 }
 
@@ -281,14 +298,15 @@ function rawEditor() {
 // Reads the settings box: the game it describes and the hand-set weights. A bad config is
 // one line, and the box keeps its text.
 function describe(config) {
-  const info = JSON.parse(st.describe(config, filesJson()));
+  let info = JSON.parse(st.describe(config, filesJson()));
+  $("python-feature").hidden = info.game !== "puyo";
+  const feature = info.game === "puyo" ? boxFeature() : null;
+  if (feature) [config, info] = withFeature(config, feature);
+  page.feature = feature;
   page.config = config;
   page.info = info;
   $("versus").hidden = info.game !== "connect";
-  $("commands").textContent = [
-    "stacktune evolve --config run.toml --out my-run",
-    info.play_command,
-  ].join("\n");
+  $("commands").textContent = commands(info, page.feature).join("\n");
 }
 
 async function choosePreset(id) {
@@ -298,6 +316,7 @@ async function choosePreset(id) {
   $("about").textContent = t(`about.${page.preset.id}`);
   const mine = edits(page.preset.id);
   $("config").value = mine.config ?? page.preset.config;
+  showFeatureBox();
   try {
     describe($("config").value);
   } catch (error) {
@@ -345,7 +364,7 @@ async function evolve() {
       showStatus(key, vars);
       $("progress").max = total;
       $("progress").value = 0;
-      const words = await pool().play(batch, (played, moves) => {
+      const words = await pool(page.runWith.python).play(batch, (played, moves) => {
         vars.done += played;
         placements += moves;
         $("progress").value = vars.done;
@@ -417,7 +436,7 @@ function startRun() {
   }
   dropRun();
   page.run = new st.Run(config, filesJson(files));
-  page.runWith = { preset: page.preset.id, config, files, edited };
+  page.runWith = { preset: page.preset.id, config, files, edited, python: page.feature };
   refresh();
   evolve();
 }
@@ -441,12 +460,13 @@ function dropRun() {
 function restoreRun() {
   const kept = keptRuns()[page.preset.id];
   if (!kept) return;
-  page.runWith = { preset: kept.preset, config: kept.config, files: kept.files, edited: kept.edited };
+  page.runWith = { preset: kept.preset, config: kept.config, files: kept.files, edited: kept.edited, python: kept.python };
   if (kept.state.finish) {
     page.state = kept.state;
     page.saved = kept;
     showStatus("status.restored");
   } else {
+    if (kept.python) nameOnly(st, kept.python);
     page.run = st.Run.resume(kept.config, filesJson(kept.files), kept.checkpoint, kept.history);
     page.state = JSON.parse(page.run.state());
     showStatus("status.saved", { g: page.state.history.length, last: page.state.generations - 1 });
@@ -530,7 +550,9 @@ function buttons() {
 
 // ---------------------------------------------------------------- watching and measuring
 
-function watch(weights, file) {
+async function watch(weights, file) {
+  // The replay is played here, on the page: its Python feature too (Pyodide loaded for it).
+  if (page.feature) await definePythonFeature(st, page.feature);
   const replays = JSON.parse(st.replays(page.config, filesJson(), JSON.stringify(weights), file));
   showReplays($("replay-box"), replays);
 }
@@ -542,7 +564,7 @@ async function measure() {
   page.running = true;
   buttons();
   try {
-    const words = await pool().play(batch, () => {});
+    const words = await pool(page.feature).play(batch, () => {});
     const s = JSON.parse(st.summarize(words));
     $("measure-result").textContent = t("measure.result", {
       games: s.games,
@@ -718,12 +740,51 @@ function downloadRun() {
   }
   download("run.toml", config);
   for (const [name, text] of files) download(name, text);
+  if (page.runWith.python) download(`${page.runWith.python.name}.py`, page.runWith.python.code);
   say(t("download.config.note"), "info");
+}
+
+// ---------------------------------------------------------------- a feature of one's own in Python
+
+// The feature in the code box, {name, code}, when it is turned on; else null.
+function boxFeature() {
+  if (!$("py-on").checked) return null;
+  return { name: $("py-name").value.trim(), code: $("py-code").value };
+}
+
+// `config` with `feature` as its board feature, tuned after the others, and its description:
+// the page's instance knows the feature by its name (its function runs in the workers).
+function withFeature(config, feature) {
+  nameOnly(st, feature);
+  const withIt = st.set_board_features(config, JSON.stringify([feature.name]));
+  return [withIt, JSON.parse(st.describe(withIt, filesJson()))];
+}
+
+function showFeatureBox() {
+  const mine = edits(page.preset.id).python ?? { on: false, ...EXAMPLE };
+  $("py-on").checked = mine.on;
+  $("py-name").value = mine.name;
+  $("py-code").value = mine.code;
+}
+
+// The code box changed: kept for a reload, and the weights table gains or loses its row.
+function featureEdited() {
+  keepEdits({ python: { on: $("py-on").checked, name: $("py-name").value, code: $("py-code").value } });
+  describe($("config").value);
+  fillEditor({ ...handWeights(), ...rawEditor() });
+}
+
+function wireFeature() {
+  for (const id of ["py-on", "py-name", "py-code"]) $(id).addEventListener("change", () => guarded(featureEdited));
+  $("py-download").addEventListener("click", () =>
+    download(`${$("py-name").value.trim() || EXAMPLE.name}.py`, $("py-code").value),
+  );
 }
 
 // ---------------------------------------------------------------- start
 
 function wire() {
+  wireFeature();
   $("preset").addEventListener("change", () => guarded(() => choosePreset($("preset").value)));
   $("config").addEventListener("change", () =>
     guarded(() => {

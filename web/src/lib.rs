@@ -11,6 +11,7 @@
 //!
 //! Text crosses as JSON or TOML; every error is one line, as the command line prints it.
 
+mod board_features;
 mod presets;
 // The Puyo match (versus.rs, web/page/versus.js).
 mod versus;
@@ -266,7 +267,7 @@ pub fn replays(config: &str, files: &str, weights: &str, file: &str) -> Js<Strin
     let command = config.replay_command(Path::new(file), DEFAULT_MOVE_CAP);
     let replays = on_page!(&Page::of(game)?, g => {
         let player = Player::new(LinearPlayer::from_file(g, &weights).map_err(js)?, search);
-        record_games(
+        let replays = record_games(
             g,
             &player,
             config.validation_seed,
@@ -275,7 +276,11 @@ pub fn replays(config: &str, files: &str, weights: &str, file: &str) -> Js<Strin
             &command,
             &Progress::hidden(),
             &AtomicBool::new(false),
-        )
+        );
+        if let Some(failure) = g.board_feature_failure() {
+            return Err(JsError::new(&failure));
+        }
+        replays
     });
     json(&replays.expect("nothing stops a replay"))
 }
@@ -478,6 +483,10 @@ impl Games {
         let stop = AtomicBool::new(false);
         let (pairs, hidden) = (start..end, Progress::hidden());
         let results = on_page!(&self.table, t => t.play(pairs, &stop, &hidden));
+        // A board feature that failed (the student's Python) ends the batch with its line.
+        if let Some(failure) = on_page!(&self.table, t => t.board_feature_failure()) {
+            return Err(JsError::new(&failure));
+        }
         Ok(encode(&results.expect("nothing stops a worker's range")))
     }
 }

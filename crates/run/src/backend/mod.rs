@@ -303,6 +303,13 @@ impl<G: Playable + Clone> Table<G> {
     ) -> Option<Vec<EpisodeResult>> {
         self.play_on(&self.game, pairs, stop, progress)
     }
+
+    /// The first failure a board feature met in the games played on this table, as
+    /// [`Table::check_board_features`] reads it for a game built from its settings: the
+    /// caller (a browser's worker) ends the batch with it.
+    pub fn board_feature_failure(&self) -> Option<String> {
+        self.game.board_feature_failure()
+    }
 }
 
 impl<G: Sync> Table<G> {

@@ -83,11 +83,10 @@ impl Page<TheGame> {
             AnyGame::Tetris(g) => Ok(Page::Tetris(g)),
             AnyGame::Puyo(g) => Ok(Page::Puyo(g)),
             AnyGame::Connect(g) => Ok(Page::Connect(g)),
-            AnyGame::Contest(_) => Err(JsError::new(
-                "contest Tetris is tuned on the command line, not in the browser: stacktune evolve --rules contest",
-            )),
-            AnyGame::Guideline(_) => Err(JsError::new(
-                "guideline Tetris is tuned on the command line, not in the browser: stacktune evolve --rules guideline",
+            // Built only with stacktune-players' `cli-games`, which this crate leaves out: its
+            // build refuses them first, naming the command that tunes them.
+            AnyGame::Contest(_) | AnyGame::Guideline(_) => Err(JsError::new(
+                "the page plays tetris (research rules), puyo and connect",
             )),
         }
     }
@@ -575,4 +574,31 @@ fn after(game: &Connect, moves: &str) -> Js<(Position, Option<Ending>)> {
     }
     let ending = game.play(&mut position, (column - 1) as u8);
     Ok((position, ending))
+}
+
+#[cfg(test)]
+mod tests {
+    use stacktune_players::registry::Build;
+    use stacktune_run::RunConfig;
+
+    /// This crate builds stacktune-players without `cli-games`: contest and guideline Tetris
+    /// are refused with the line naming the command that tunes them, before any game is made.
+    #[test]
+    fn contest_and_guideline_tetris_are_refused_with_the_command_that_tunes_them() {
+        for (rules, named) in [
+            ("contest", "contest"),
+            ("guideline", "guideline"),
+            ("tetrio", "guideline"),
+        ] {
+            let text = format!("[game]\ngame = \"tetris\"\nrules = \"{rules}\"\n");
+            let config = RunConfig::from_text(&text).unwrap();
+            let e = config.game.build().unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{named} Tetris is tuned on the command line, not in the browser: stacktune evolve --rules {named}"
+                )
+            );
+        }
+    }
 }

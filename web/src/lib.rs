@@ -32,7 +32,6 @@ use stacktune_players::registry::AnyGame;
 use stacktune_players::registry::Build;
 use stacktune_players::search::Player;
 use stacktune_players::weights::WeightFile;
-use stacktune_players::with_game;
 use stacktune_run::backend::{Batch, Dealer, GameData, Table, decode, encode, vector};
 use stacktune_run::{RunConfig, SteppedRun, held_out_batch};
 use std::collections::BTreeMap;
@@ -84,11 +83,10 @@ impl Page<TheGame> {
             AnyGame::Tetris(g) => Ok(Page::Tetris(g)),
             AnyGame::Puyo(g) => Ok(Page::Puyo(g)),
             AnyGame::Connect(g) => Ok(Page::Connect(g)),
-            AnyGame::Contest(_) => Err(JsError::new(
-                "contest Tetris is tuned on the command line, not in the browser: stacktune evolve --rules contest",
-            )),
-            AnyGame::Guideline(_) => Err(JsError::new(
-                "guideline Tetris is tuned on the command line, not in the browser: stacktune evolve --rules guideline",
+            // Built only with stacktune-players' `cli-games`, which this crate leaves out: its
+            // build refuses them first, naming the command that tunes them.
+            AnyGame::Contest(_) | AnyGame::Guideline(_) => Err(JsError::new(
+                "the page plays tetris (research rules), puyo and connect",
             )),
         }
     }
@@ -112,6 +110,8 @@ macro_rules! on_page {
         }
     };
 }
+#[cfg(test)]
+pub(crate) use on_page;
 
 fn json(value: &impl Serialize) -> Js<String> {
     serde_json::to_string(value).map_err(|e| js(e.into()))
@@ -126,17 +126,22 @@ fn files_of(files: &str) -> Js<BTreeMap<String, String>> {
     })
 }
 
-/// The config `evolve --config` runs for the text `config`, and its game built with `files`.
-fn game_of(config: &str, files: &BTreeMap<String, String>) -> anyhow::Result<(RunConfig, AnyGame)> {
-    let config = RunConfig::from_text(config)?;
-    let game = config.game.build_with(&|path: &Path| {
-        let text = files
-            .get(&*path.to_string_lossy())
-            .ok_or_else(|| anyhow::anyhow!("weights file {} is not given", path.display()))?;
-        WeightFile::parse(text)
-            .map_err(|e| anyhow::anyhow!("weights file {}: {e:#}", path.display()))
-    })?;
-    Ok((config, game))
+/// The config `evolve --config` runs for the text `config`, and its game built with `files`:
+/// one of the page's games, so that nothing here is compiled for the others (contest and
+/// guideline Tetris are refused with the command that tunes them).
+fn game_of(config: &str, files: &BTreeMap<String, String>) -> Js<(RunConfig, Page<TheGame>)> {
+    let config = RunConfig::from_text(config).map_err(js)?;
+    let game = config
+        .game
+        .build_with(&|path: &Path| {
+            let text = files
+                .get(&*path.to_string_lossy())
+                .ok_or_else(|| anyhow::anyhow!("weights file {} is not given", path.display()))?;
+            WeightFile::parse(text)
+                .map_err(|e| anyhow::anyhow!("weights file {}: {e:#}", path.display()))
+        })
+        .map_err(js)?;
+    Ok((config, Page::of(game)?))
 }
 
 /// The page's presets: `[{id, config, files}]`, each config a run config the command line
@@ -154,9 +159,9 @@ pub fn presets() -> Js<String> {
 #[wasm_bindgen]
 pub fn describe(config: &str, files: &str) -> Js<String> {
     let files = files_of(files)?;
-    let (config, game) = game_of(config, &files).map_err(js)?;
+    let (config, game) = game_of(config, &files)?;
     let (name, rules, score, features) =
-        with_game!(&game, g => (g.name(), g.rules(), g.score_name(), g.feature_names()));
+        on_page!(&game, g => (g.name(), g.rules(), g.score_name(), g.feature_names()));
     let init = match &config.init {
         Some(path) => Some(read_weights_of(&config, &game, text_of(&files, path)?).map_err(js)?),
         None => None,
@@ -165,7 +170,7 @@ pub fn describe(config: &str, files: &str) -> Js<String> {
         true => features.to_vec(),
         false => config.features.iter().map(String::as_str).collect(),
     };
-    let opponents = with_game!(&game, g => g.opponents().len().max(1) as u64);
+    let opponents = on_page!(&game, g => g.opponents().len().max(1) as u64);
     #[derive(Serialize)]
     struct Description<'a> {
         game: &'a str,
@@ -203,17 +208,17 @@ fn text_of<'a>(files: &'a BTreeMap<String, String>, path: &Path) -> Js<&'a str> 
 /// not a finite number is one line saying so.
 #[wasm_bindgen]
 pub fn read_weights(config: &str, text: &str) -> Js<String> {
-    let (config, game) = game_of(config, &BTreeMap::new()).map_err(js)?;
+    let (config, game) = game_of(config, &BTreeMap::new())?;
     json(&read_weights_of(&config, &game, text).map_err(js)?)
 }
 
 fn read_weights_of(
     config: &RunConfig,
-    game: &AnyGame,
+    game: &Page<TheGame>,
     text: &str,
 ) -> anyhow::Result<BTreeMap<String, f64>> {
     let file = WeightFile::parse(text)?;
-    let (name, features) = with_game!(game, g => (g.name(), g.feature_names()));
+    let (name, features) = on_page!(game, g => (g.name(), g.feature_names()));
     file.check_against(name, features)?;
     if let (Some(given), Some(named)) = (&config.game.rules, &file.rules)
         && given != named
@@ -228,7 +233,7 @@ fn read_weights_of(
 /// game's feature order, and `source` in its meta table.
 #[wasm_bindgen]
 pub fn weights_file(config: &str, weights: &str, source: &str) -> Js<String> {
-    let (config, game) = game_of(config, &BTreeMap::new()).map_err(js)?;
+    let (config, game) = game_of(config, &BTreeMap::new())?;
     let file = weights_of(&config, &game, weights)?;
     let mut file = WeightFile {
         rules: config.game.rules.clone(),
@@ -238,18 +243,18 @@ pub fn weights_file(config: &str, weights: &str, source: &str) -> Js<String> {
         ..file
     };
     file.meta.insert("source".into(), source.into());
-    Ok(with_game!(&game, g => file.to_toml(g.feature_names())))
+    Ok(on_page!(&game, g => file.to_toml(g.feature_names())))
 }
 
 /// `weights` (`{name: weight}`) as a weights file for `game`, checked as a file's are.
-fn weights_of(config: &RunConfig, game: &AnyGame, weights: &str) -> Js<WeightFile> {
+fn weights_of(config: &RunConfig, game: &Page<TheGame>, weights: &str) -> Js<WeightFile> {
     let weights: BTreeMap<String, f64> = serde_json::from_str(weights).map_err(|e| {
         JsError::new(&format!(
             "the weights are not a JSON object of numbers: {e}"
         ))
     })?;
     let file = WeightFile::in_memory(config.game.name(), weights).map_err(js)?;
-    let (name, features) = with_game!(game, g => (g.name(), g.feature_names()));
+    let (name, features) = on_page!(game, g => (g.name(), g.feature_names()));
     file.check_against(name, features).map_err(js)?;
     Ok(file)
 }
@@ -261,11 +266,11 @@ fn weights_of(config: &RunConfig, game: &AnyGame, weights: &str) -> Js<WeightFil
 #[wasm_bindgen]
 pub fn replays(config: &str, files: &str, weights: &str, file: &str) -> Js<String> {
     let files = files_of(files)?;
-    let (config, game) = game_of(config, &files).map_err(js)?;
+    let (config, game) = game_of(config, &files)?;
     let weights = weights_of(&config, &game, weights)?;
     let search = config.game.search().map_err(js)?;
     let command = config.replay_command(Path::new(file), DEFAULT_MOVE_CAP);
-    let replays = on_page!(&Page::of(game)?, g => {
+    let replays = on_page!(&game, g => {
         let player = Player::new(LinearPlayer::from_file(g, &weights).map_err(js)?, search);
         let replays = record_games(
             g,
@@ -300,9 +305,9 @@ pub fn set_init(config: &str, path: &str) -> Js<String> {
 #[wasm_bindgen]
 pub fn held_out(config: &str, files: &str, weights: &str, games: u32) -> Js<String> {
     let files = files_of(files)?;
-    let (config, game) = game_of(config, &files).map_err(js)?;
+    let (config, game) = game_of(config, &files)?;
     let file = weights_of(&config, &game, weights)?;
-    let weights = with_game!(&game, g => LinearPlayer::from_file(g, &file)
+    let weights = on_page!(&game, g => LinearPlayer::from_file(g, &file)
         .map(|p| vector(&p, g.feature_names().len())));
     let weights = weights.map_err(js)?;
     let data = GameData::read_with(&config.game, &|path| {
@@ -358,8 +363,8 @@ impl Run {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str, files: &str) -> Js<Run> {
         let files = files_of(files)?;
-        let (config, game) = game_of(config, &files).map_err(js)?;
-        let run = on_page!(Page::of(game)?, g => into
+        let (config, game) = game_of(config, &files)?;
+        let run = on_page!(game, g => into
             SteppedRun::start(g, config, files).map_err(js)?
         );
         Ok(Run { run })
@@ -369,9 +374,9 @@ impl Run {
     /// and [`Run::history_csv`] gave.
     pub fn resume(config: &str, files: &str, checkpoint: &str, history_csv: &str) -> Js<Run> {
         let files = files_of(files)?;
-        let (config, game) = game_of(config, &files).map_err(js)?;
+        let (config, game) = game_of(config, &files)?;
         let history = (!history_csv.is_empty()).then_some(history_csv.as_bytes());
-        let run = on_page!(Page::of(game)?, g => into
+        let run = on_page!(game, g => into
             SteppedRun::resume(g, config, files, checkpoint, history).map_err(js)?
         );
         Ok(Run { run })
@@ -510,8 +515,8 @@ pub fn chunks(pairs: u32, workers: u32) -> Vec<u32> {
 /// A move into a full column, or after the end, is one line saying so.
 #[wasm_bindgen]
 pub fn connect(config: &str, moves: &str, weights: Option<String>, depth: u32) -> Js<String> {
-    let (mut config, game) = game_of(config, &BTreeMap::new()).map_err(js)?;
-    let AnyGame::Connect(game) = &game else {
+    let (mut config, page) = game_of(config, &BTreeMap::new())?;
+    let Page::Connect(game) = &page else {
         return Err(JsError::new("the config's game is not connect"));
     };
     let (mut position, mut ending) = after(game, moves)?;
@@ -519,7 +524,7 @@ pub fn connect(config: &str, moves: &str, weights: Option<String>, depth: u32) -
     let mut reply = None;
     if let (Some(weights), None) = (weights, ending) {
         config.game.depth = Some(depth);
-        let file = weights_of(&config, &AnyGame::Connect(game.clone()), &weights)?;
+        let file = weights_of(&config, &page, &weights)?;
         let eval = LinearPlayer::from_file(game, &file).map_err(js)?;
         let player = Player::new(eval, config.game.search().map_err(js)?);
         let column = stacktune_game::Policy::choose(&player, game, &position)
@@ -569,4 +574,31 @@ fn after(game: &Connect, moves: &str) -> Js<(Position, Option<Ending>)> {
     }
     let ending = game.play(&mut position, (column - 1) as u8);
     Ok((position, ending))
+}
+
+#[cfg(test)]
+mod tests {
+    use stacktune_players::registry::Build;
+    use stacktune_run::RunConfig;
+
+    /// This crate builds stacktune-players without `cli-games`: contest and guideline Tetris
+    /// are refused with the line naming the command that tunes them, before any game is made.
+    #[test]
+    fn contest_and_guideline_tetris_are_refused_with_the_command_that_tunes_them() {
+        for (rules, named) in [
+            ("contest", "contest"),
+            ("guideline", "guideline"),
+            ("tetrio", "guideline"),
+        ] {
+            let text = format!("[game]\ngame = \"tetris\"\nrules = \"{rules}\"\n");
+            let config = RunConfig::from_text(&text).unwrap();
+            let e = config.game.build().unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{named} Tetris is tuned on the command line, not in the browser: stacktune evolve --rules {named}"
+                )
+            );
+        }
+    }
 }

@@ -73,7 +73,7 @@ fn named(config: &str) -> BTreeSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stacktune_players::with_game;
+    use crate::{Page, on_page};
     use stacktune_run::SteppedRun;
 
     /// Every preset starts as a run with the files it is given: each one it names is there.
@@ -91,8 +91,9 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
-            let (config, game) = crate::game_of(preset.config, &files).unwrap();
-            with_game!(game, g => SteppedRun::start(g, config, files).map(|_| ()))
+            let (config, game) = crate::game_of(preset.config, &files)
+                .unwrap_or_else(|_| panic!("{} does not build", preset.id));
+            on_page!(game, g => SteppedRun::start(g, config, files).map(|_| ()))
                 .unwrap_or_else(|e| panic!("{}: {e:#}", preset.id));
         }
     }

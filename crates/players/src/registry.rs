@@ -150,9 +150,11 @@ impl Build for GameSpec {
             self.check_settings()?;
         }
         match name {
+            #[cfg(feature = "cli-games")]
             "tetris" if self.rules.as_deref() == Some("contest") => {
                 Ok(AnyGame::Contest(contest::Contest::from_spec(self)?))
             }
+            #[cfg(feature = "cli-games")]
             "tetris" if matches!(self.rules.as_deref(), Some("guideline" | "tetrio")) => {
                 let policy = |game: &Guideline, role: &str, name: &str| {
                     guideline_policy(game, role, name, load, self.search()?)
@@ -160,6 +162,22 @@ impl Build for GameSpec {
                 let game = Guideline::from_spec(self, &policy)?;
                 self.search()?;
                 Ok(AnyGame::Guideline(game))
+            }
+            // The playground's build (see the feature in Cargo.toml).
+            #[cfg(not(feature = "cli-games"))]
+            "tetris"
+                if matches!(
+                    self.rules.as_deref(),
+                    Some("contest" | "guideline" | "tetrio")
+                ) =>
+            {
+                let rules = match self.rules.as_deref() {
+                    Some("contest") => "contest",
+                    _ => "guideline",
+                };
+                bail!(
+                    "{rules} Tetris is tuned on the command line, not in the browser: stacktune evolve --rules {rules}"
+                )
             }
             "tetris" => {
                 if let Some(r) = self.rules.as_deref().filter(|r| *r != "research") {

@@ -16,16 +16,21 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use stacktune_base::rng::{Purpose, stream};
 use stacktune_base::stats::matches::{Outcome, Pentanomial, Trinomial};
-use stacktune_games::puyo::Puyo;
-use stacktune_games::puyo::contestant::{Contestant as PuyoContestant, MatchView};
-use stacktune_games::puyo::pbp::front::{
-    BOT_PREFIX as PUYO_BOT_PREFIX, BotSettings as PuyoBotSettings, BotSide as PuyoBotSide,
-};
-use stacktune_games::puyo::rules::Placement;
+use stacktune_games::puyo::contestant::Contestant as PuyoContestant;
 use stacktune_games::puyo::versus::{Battle, MatchRecord as PuyoRecord, Seeds as PuyoSeeds};
+#[cfg(feature = "cli-games")]
+use stacktune_games::puyo::{
+    Puyo,
+    contestant::MatchView,
+    pbp::front::{
+        BOT_PREFIX as PUYO_BOT_PREFIX, BotSettings as PuyoBotSettings, BotSide as PuyoBotSide,
+    },
+    rules::Placement,
+};
 use stacktune_games::tetris::guideline::matches::{self, Contestant, MatchEnd, MatchRecord, Seeds};
 use stacktune_games::tetris::guideline::tbp::front::BotSide;
 use stacktune_games::tetris::guideline::{Guideline, Opponent, OpponentKind};
+#[cfg(feature = "cli-games")]
 use std::time::Duration;
 
 /// One of a match's two players by name, read as a run reads its opponents (a weights file,
@@ -87,15 +92,18 @@ pub fn play_game(
 }
 
 /// One side of a Puyo match: a weights file under its search, or a bot behind the Puyo Bot
-/// Protocol started afresh for each game.
+/// Protocol started afresh for each game (not in the playground's build, which has no
+/// processes: the crate's `cli-games` feature).
 pub enum PuyoEntrant {
     Weights(Box<PuyoSide>),
+    #[cfg(feature = "cli-games")]
     Bot(PuyoBotSettings),
 }
 
 impl PuyoEntrant {
     /// A bot side by its `pbp:COMMAND` name, started once here so that one that cannot start
     /// (or refuses the rules) is refused before any game; `None` for a name that is not a bot's.
+    #[cfg(feature = "cli-games")]
     pub fn bot(name: &str, battle: &Battle, timeout: Duration) -> Result<Option<PuyoEntrant>> {
         let Some(command) = name.strip_prefix(PUYO_BOT_PREFIX) else {
             return Ok(None);
@@ -112,9 +120,11 @@ impl PuyoEntrant {
 
     /// This side of one game of `battle`: its player, or its bot launched afresh (a bot that
     /// cannot start loses at its first choice, with the reason).
+    #[cfg_attr(not(feature = "cli-games"), expect(unused_variables))]
     fn seat(&self, battle: &Battle) -> Box<dyn PuyoContestant + '_> {
         match self {
             PuyoEntrant::Weights(side) => Box::new(&**side),
+            #[cfg(feature = "cli-games")]
             PuyoEntrant::Bot(settings) => {
                 match PuyoBotSide::launch(settings, &battle.game, &battle.rules) {
                     Ok(bot) => Box::new(bot),
@@ -126,8 +136,10 @@ impl PuyoEntrant {
 }
 
 /// A side that loses at its first choice, with the reason it cannot play.
+#[cfg(feature = "cli-games")]
 struct Forfeit(String);
 
+#[cfg(feature = "cli-games")]
 impl PuyoContestant for Forfeit {
     fn choose(&mut self, _: &Puyo, _: &MatchView<'_>) -> Result<Placement, String> {
         Err(self.0.clone())

@@ -119,24 +119,12 @@ export function nameOnly(st, feature) {
   st.define_board_feature(feature.name, { value: () => "it is computed in the workers, and Python is not loaded here" });
 }
 
-// The code box's first text: a function of the board in the course's style, written with
-// indexing so that it gives the same values on numpy's array and on a list of rows.
+// The code box's first text: a function of the board in the course's style (bumps.py, beside
+// this script in the site), written with indexing so that it gives the same values on numpy's
+// array and on a list of rows.
 export const EXAMPLE = {
   name: "bumps",
-  code: `def bumps(board):
-    """How uneven the surface is: the height differences of neighbouring columns, summed.
-    board: rows top first; 0 empty, colours 1 to 5, nuisance 6."""
-    rows, columns = len(board), len(board[0])
-    heights = []
-    for c in range(columns):
-        height = 0
-        for r in range(rows):
-            if board[r][c] != 0:
-                height = rows - r
-                break
-        heights.append(height)
-    return sum(abs(heights[c + 1] - heights[c]) for c in range(columns - 1))
-`,
+  code: await fetch(new URL("./bumps.py", import.meta.url)).then((answer) => answer.text()),
 };
 
 // The commands that run the page's run and play its best.toml: through the Python package,

@@ -3,13 +3,13 @@
 //   node web/tests/python-feature.mjs PLAYGROUND [--speed]
 // PLAYGROUND is web/build.sh's output; PYTHON names a Python with the stacktune package (else
 // `python3`), which runs the native reference. Checks:
-// - the code box's example is web/tests/bumps.py; small-run.toml in the Puyo Tsu preset's
+// - the code box's example is web/page/bumps.py; small-run.toml in the Puyo Tsu preset's
 //   settings box and bumps.py in the code box: the weights table gains the feature's row, the
 //   commands shown are the Python package's with --feature-file bumps.py, and the run, with
 //   two workers each running the function in Pyodide, stopped after its first generation, the
 //   page reloaded and the run resumed with one worker, gives the history.csv and best.toml
 //   that `python -m stacktune evolve --config web/tests/feature-run.toml --feature-file
-//   web/tests/bumps.py` writes natively, byte for byte;
+//   web/page/bumps.py` writes natively, byte for byte;
 // - the downloaded run.toml names the feature (`[game] board_features`) and, with the feature's
 //   downloaded .py beside it, runs natively to the same best.toml;
 // - a game watched with the evolved weights plays on the page (Pyodide loaded there for it);
@@ -41,7 +41,7 @@ const text = (...path) => readFileSync(join(...path), "utf8");
 const python = process.env.PYTHON ?? "python3";
 const tests = join(root, "web/tests");
 const config = text(tests, "small-run.toml");
-const code = text(tests, "bumps.py");
+const code = text(root, "web/page/bumps.py");
 
 // `python -m stacktune evolve` natively, in `cwd`: its output folder's files, or its stderr.
 function native(cwd, runToml, featureFile, out) {
@@ -55,7 +55,7 @@ function native(cwd, runToml, featureFile, out) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "stacktune-python-feature-"));
-const want = native(tests, "feature-run.toml", "bumps.py", join(scratch, "native"));
+const want = native(tests, "feature-run.toml", "../page/bumps.py", join(scratch, "native"));
 assert.ok(want.best, `the native run: ${want.error}`);
 
 async function downloaded(page, button) {
@@ -72,7 +72,7 @@ async function withFeature(page, source) {
   }, config);
   await page.$eval("#python-feature", (box) => (box.open = true));
   if (source === code) {
-    assert.equal(await page.inputValue("#py-code"), code, "the code box's example is web/tests/bumps.py");
+    assert.equal(await page.inputValue("#py-code"), code, "the code box's example is web/page/bumps.py");
     assert.equal(await page.inputValue("#py-name"), "bumps", "the example's name");
   }
   await page.fill("#py-name", "bumps");

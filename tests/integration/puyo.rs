@@ -270,6 +270,26 @@ fn tsu_12_high_column_needs_a_foothold_to_climb() {
 }
 
 #[test]
+fn tsu_pair_in_the_spawn_column_climbs_from_a_foothold_away_from_its_childs_column() {
+    // The pair steps onto the 11-high column 3, kicks up, comes back and turns its child onto
+    // the 12-high column 1 (ama's move generator offers it; stacktune refused it until ama
+    // lost two games of a match by suggesting it).
+    let f = tsu_field([0, 12, 0, 11, 0, 0]);
+    let got = offered(Rules::Tsu, &f, pair(1, 2));
+    assert!(got.contains(&at(2, 2)));
+    assert!(got.contains(&at(0, 1)));
+    // The mirror case: child right onto a 12-high column 3, foothold on the left.
+    let f = tsu_field([0, 11, 0, 12, 0, 0]);
+    assert!(offered(Rules::Tsu, &f, pair(1, 2)).contains(&at(2, 0)));
+    // With no foothold on the far side the turn stays out of reach.
+    let f = tsu_field([0, 12, 0, 10, 0, 0]);
+    let got = offered(Rules::Tsu, &f, pair(1, 2));
+    assert!(!got.contains(&at(2, 2)));
+    assert!(!got.contains(&at(1, 1)));
+    assert_eq!(got.len(), 22 - 8);
+}
+
+#[test]
 fn tsu_puyo_landing_in_row_14_vanishes() {
     let f = tsu_field([0, 0, 11, 12, 0, 0]);
     let (played, _) = play(Rules::Tsu, &f, pair(3, 4), at(3, 1));
@@ -1066,7 +1086,7 @@ fn first_tsu_beam_plays_its_fixed_seed_games() {
     let beam = |settings: &[&str]| {
         held_out_games("reports/puyo-tsu-beam-steps/tsu-beam.toml", settings, "2")
     };
-    let first = [(12, 181720, 0), (12, 182350, 0)];
+    let first = [(11, 176790, 0), (12, 182350, 0)];
     assert_eq!(beam(&["--rules", "tsu", "--pairs-shown", "3"]), first);
     assert_eq!(beam(&[]), first);
     // A flag still overrides the file: fewer pairs shown make another player.
@@ -1112,9 +1132,9 @@ fn tsu_beam_form_plays_its_fixed_seed_games() {
             "2",
         )
     };
-    assert_eq!(form(&[]), [(13, 142180, 0), (14, 182060, 0)]);
+    assert_eq!(form(&[]), [(13, 219480, 0), (14, 182060, 0)]);
     let width_32 = ["--beam-width", "32", "--samples", "8", "--unseen", "4"];
-    assert_eq!(form(&width_32), [(13, 217820, 0), (13, 160220, 0)]);
+    assert_eq!(form(&width_32), [(13, 162920, 0), (13, 160220, 0)]);
 }
 
 /// The shipped beam player, the chain-form weights valuing moves by what their lines fire
@@ -1123,7 +1143,7 @@ fn tsu_beam_form_plays_its_fixed_seed_games() {
 #[test]
 fn tsu_beam_fired_plays_its_fixed_seed_games() {
     let fired = held_out_games("weights/puyo/tsu-beam-fired.toml", &[], "2");
-    assert_eq!(fired, [(15, 186800, 0), (15, 200360, 0)]);
+    assert_eq!(fired, [(15, 189140, 0), (15, 212340, 0)]);
 }
 
 /// `max_chain_alive` scores what `max_chain` does, except that a game lost before the move

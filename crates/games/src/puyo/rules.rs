@@ -11,12 +11,15 @@
 //!
 //! 1. `h[2] < 12` (otherwise the game is over) and `h[x] < 13`, `h[c] < 13`;
 //! 2. not child-below (r = 3) onto `h[x] ≥ 12`: the axis would land in row 14;
-//! 3. no column on the path from column 2 to column x (both included) is 13 high;
-//! 4. either no path column is 12 high and `h[c] < 12` (a plain slide), or the pair can climb
-//!    with quick turns: walking from x (or, when some path column is 12 high, from the column
-//!    just before the 12-high path column nearest to column 2) back towards and past column 2
-//!    over columns lower than 12, some column is exactly 11 high (a foothold); or columns 1
-//!    and 3 are both at least 12 high (the pair is lifted between them).
+//! 3. no column on the path from column 2 to the farther of x and c (both included) is 13
+//!    high;
+//! 4. either no path column is 12 high (a plain slide), or the pair can climb with quick
+//!    turns: walking from the column just before the 12-high path column nearest to column 2
+//!    back towards and past column 2 (away from that column) over columns lower than 12, some
+//!    column is exactly 11 high (a foothold); or columns 1 and 3 are both at least 12 high
+//!    (the pair is lifted between them). The path runs to the child's column when it is the
+//!    farther one, as in ama's move generator (citrus610/ama, `core/move.cpp`): a pair in
+//!    column 2 turning its child onto a 12-high column 1 climbs from a foothold on the right.
 //!
 //! A puyo that would land in row 14 (the child of a child-above pair on a 12-high column)
 //! vanishes. The all-clear bonus (+2100) is added to the score of the next move that fires a
@@ -372,13 +375,18 @@ fn fallen(occupied: u128, erased: u128) -> u32 {
 /// Tsu reachability (rules 1 to 4 of the module documentation).
 fn tsu_reaches(h: &[u32; WIDTH], x: usize, c: usize, rotation: u8) -> bool {
     let (twelve, thirteen) = (VISIBLE_ROWS, MAX_ROWS);
-    if h[SPAWN_COLUMN] >= twelve || h[x] >= thirteen || h[c] >= thirteen {
+    if h[SPAWN_COLUMN] >= twelve {
         return false;
     }
     if rotation == 3 && h[x] >= twelve {
         return false;
     }
-    let step: isize = if x < SPAWN_COLUMN { -1 } else { 1 };
+    let far = if c.abs_diff(SPAWN_COLUMN) > x.abs_diff(SPAWN_COLUMN) {
+        c
+    } else {
+        x
+    };
+    let step: isize = if far < SPAWN_COLUMN { -1 } else { 1 };
     let mut wall = None;
     let mut k = SPAWN_COLUMN as isize;
     loop {
@@ -389,15 +397,15 @@ fn tsu_reaches(h: &[u32; WIDTH], x: usize, c: usize, rotation: u8) -> bool {
         if hk == twelve && wall.is_none() {
             wall = Some(k);
         }
-        if k == x as isize {
+        if k == far as isize {
             break;
         }
         k += step;
     }
-    if wall.is_none() && h[c] < twelve {
+    let Some(wall) = wall else {
         return true;
-    }
-    let mut k = wall.map_or(x as isize, |w| w - step);
+    };
+    let mut k = wall - step;
     while (0..WIDTH as isize).contains(&k) && h[k as usize] < twelve {
         if h[k as usize] == twelve - 1 {
             return true;

@@ -207,6 +207,16 @@ fn the_replay_page_is_the_first_game_with_both_fields_the_same_every_time() {
     // The match player won both games; the page's is the first, with its reason.
     assert_eq!(report["wins"], json!(2));
     assert_eq!(report["endings"]["second had no placement left"], json!(1));
+    // Each game by itself: the pair's two games, the first player left then right.
+    assert_eq!(
+        report["by_game"],
+        json!([
+            {"pair": 0, "first_left": true, "result": "win",
+             "ending": "second had no placement left", "placed": 29.0},
+            {"pair": 0, "first_left": false, "result": "win",
+             "ending": "second filled column 3 of row 12", "placed": 23.5},
+        ])
+    );
     let replay = &page_data(&page)["replays"][0];
     assert_eq!(replay["setup"]["kind"], json!("puyo-match"));
     assert_eq!(

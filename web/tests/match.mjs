@@ -5,7 +5,8 @@
 // `stacktune versus --json`'s). Checks:
 // - the hand-set player (the Puyo Tsu preset's table) against the shipped versus-selfplay.toml,
 //   20 games on seed 7, gives versus.json's report (wins, draws, losses, score and its
-//   interval, Elo, pairs, pairs placed, endings), and the page prints its score as `versus`;
+//   interval, Elo, pairs, pairs placed, endings, each game's line), and the page prints its
+//   score as `versus`;
 // - game 1 of it (the sides swapped) replays with both fields to its end, every board the
 //   page plays back equal to the game's (0 mismatches);
 // - the page opened by a link that sets the opponent (versus-hand.toml's weights under `vn`
@@ -32,7 +33,7 @@ const root = new URL("../../", import.meta.url).pathname;
 const text = (...path) => readFileSync(join(...path), "utf8");
 
 // What the page's report must share with `versus --json`'s: all but the players' names.
-const SAME = ["seed", "games", "wins", "draws", "losses", "score", "score_ci", "elo", "elo_ci", "pairs", "pieces", "endings"];
+const SAME = ["seed", "games", "wins", "draws", "losses", "score", "score_ci", "elo", "elo_ci", "pairs", "pieces", "endings", "by_game"];
 
 // Plays the match the form holds, `games` games on `seed`; the page's report once it is over.
 async function playMatch(page, games, seed) {

@@ -57,9 +57,27 @@ pub struct VersusReport {
     pub placed: &'static str,
     /// How games were lost, by the loser and reason.
     pub endings: BTreeMap<String, u64>,
+    /// Each game in the order played, so that a surprising ending can be found and replayed
+    /// from its pair's seeds rather than reasoned back from the counts.
+    pub by_game: Vec<GameLine>,
     pub sprt: Option<SprtReport>,
     /// The game settings given on the command line.
     pub game: GameSpec,
+}
+
+/// One game of a match, from the first player's view.
+#[derive(Debug, Serialize)]
+pub struct GameLine {
+    /// The pair of games on the same seeds it belongs to (`versus --seed`'s pair numbering).
+    pub pair: u64,
+    /// Whether the first player played the left side (each pair plays both ways).
+    pub first_left: bool,
+    /// `win`, `draw` or `loss`.
+    pub result: &'static str,
+    /// The game's key in `endings`.
+    pub ending: String,
+    /// Pieces (puyo: pairs) a side placed.
+    pub placed: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -121,14 +139,28 @@ pub fn report_of<S, R: Ended>(
 ) -> VersusReport {
     let (tri, penta): (Trinomial, Pentanomial) = tally(games);
     let e: Estimate = penta.estimate();
+    let by_game: Vec<GameLine> = games
+        .iter()
+        .map(|g| {
+            let (result, ending) = match g.outcome {
+                Outcome::Win => ("win", format!("second {}", g.record.reason())),
+                Outcome::Loss => ("loss", format!("first {}", g.record.reason())),
+                Outcome::Draw => ("draw", format!("draw: {}", g.record.reason())),
+            };
+            let placed = g.record.placed();
+            let (pair, first_left) = (g.pair, g.first_left);
+            GameLine {
+                pair,
+                first_left,
+                result,
+                ending,
+                placed,
+            }
+        })
+        .collect();
     let mut endings = BTreeMap::new();
-    for g in games {
-        let key = match g.outcome {
-            Outcome::Win => format!("second {}", g.record.reason()),
-            Outcome::Loss => format!("first {}", g.record.reason()),
-            Outcome::Draw => format!("draw: {}", g.record.reason()),
-        };
-        *endings.entry(key).or_insert(0) += 1;
+    for line in &by_game {
+        *endings.entry(line.ending.clone()).or_insert(0) += 1;
     }
     VersusReport {
         first: players.first.to_string(),
@@ -143,9 +175,10 @@ pub fn report_of<S, R: Ended>(
         elo: e.elo,
         elo_ci: [e.elo_low, e.elo_high],
         pairs: penta.pairs,
-        pieces: games.iter().map(|g| g.record.placed()).sum::<f64>() / games.len().max(1) as f64,
+        pieces: by_game.iter().map(|g| g.placed).sum::<f64>() / games.len().max(1) as f64,
         placed: R::PLACED,
         endings,
+        by_game,
         sprt: sprt.map(|(test, state)| SprtReport {
             elo0: test.elo0,
             elo1: test.elo1,

@@ -9,10 +9,10 @@
 //! Tsu reachability, as implemented (heights `h` count the hidden row; the pair spawns in
 //! column x = 2). Placement (x, r) with child column c is offered when all of these hold:
 //!
-//! 1. `h[2] < 12` (otherwise the game is over) and `h[x] < 13`, `h[c] < 13`;
+//! 1. `h[2] < 12` (otherwise the game is over);
 //! 2. not child-below (r = 3) onto `h[x] ≥ 12`: the axis would land in row 14;
 //! 3. no column on the path from column 2 to the farther of x and c (both included) is 13
-//!    high;
+//!    high (so neither x nor c is);
 //! 4. either no path column is 12 high (a plain slide), or the pair can climb with quick
 //!    turns: walking from the column just before the 12-high path column nearest to column 2
 //!    back towards and past column 2 (away from that column) over columns lower than 12, some

@@ -55,6 +55,13 @@ fn compare_showing_progress(dir: &Path, extra: &[&str]) -> std::process::Output 
     run_in(dir, &args)
 }
 
+/// The rows of a comparison's summary.csv, its header left out, each split into its fields.
+fn summary_rows(dir: &Path) -> Vec<Vec<String>> {
+    let summary = fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let fields = |l: &str| l.split(',').map(str::to_string).collect();
+    summary.lines().skip(1).map(fields).collect()
+}
+
 #[test]
 fn configs_train_on_equal_budgets_and_reproduce() {
     let dir = tempfile::tempdir().unwrap();
@@ -77,13 +84,8 @@ fn configs_train_on_equal_budgets_and_reproduce() {
     }
     // Whole generations within 100 games: the GA's 6 × 2 = 12 a generation fit 8 times
     // (96 games), CMA-ES's 8 × 2 = 16 fit 6 times (96 games).
-    let summary = fs::read_to_string(a.join("summary.csv")).unwrap();
-    let rows: Vec<Vec<&str>> = summary
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
-    assert_eq!(rows.len(), 2, "{summary}");
+    let rows = summary_rows(&a);
+    assert_eq!(rows.len(), 2, "{rows:?}");
     assert_eq!(rows[0][..5], ["ga", "ga", "2", "96", "8"]);
     assert_eq!(rows[1][..5], ["cmaes", "cmaes", "2", "96", "6"]);
     // Every run validated each generation (fewer than ten of them): 2 × (8 + 6) points.
@@ -92,6 +94,56 @@ fn configs_train_on_equal_budgets_and_reproduce() {
     // Each repeat is a whole run folder of its own.
     assert!(a.join("ga/repeat-1/best.toml").is_file());
     assert!(a.join("cmaes/repeat-0/history.csv").is_file());
+}
+
+/// A Connect Four match run: one anchor, a hall of fame of two, two peers a generation.
+const MATCHES: &str = r#"
+name = "cmp"
+seed = 3
+games = 2
+validation_games = 10
+final_games = 10
+hall_of_fame = 2
+
+[matches]
+peers = 2
+
+[game]
+game = "connect"
+opponents = ["tutorial"]
+"#;
+
+#[test]
+fn a_match_runs_budget_counts_every_game_its_candidates_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let ga = format!("{MATCHES}\n[ga]\npopulation = 6\nelitism = 1\n");
+    let cmaes = format!("{MATCHES}\n[optimizer]\nkind = \"cmaes\"\n\n[cmaes]\npopulation = 4\n");
+    fs::write(dir.path().join("ga.toml"), ga).unwrap();
+    fs::write(dir.path().join("cmaes.toml"), cmaes).unwrap();
+    let out = compare(dir.path(), &["--budget", "200", "--out", "c"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A candidate plays 2 games against each opponent: the anchor, the hall of fame as it
+    // fills (0, 1, then 2) and 2 peers. The GA's 6 candidates play 36, 48, then 60 games a
+    // generation: 3 generations (144 games) fit in 200; CMA-ES's 4 play 24, 32, then 40: 5
+    // generations (176 games).
+    let c = dir.path().join("c");
+    let rows = summary_rows(&c);
+    assert_eq!(rows[0][..5], ["ga", "ga", "2", "144", "3"], "{rows:?}");
+    assert_eq!(
+        rows[1][..5],
+        ["cmaes", "cmaes", "2", "176", "5"],
+        "{rows:?}"
+    );
+    // The runs played what the budget counted: history.csv's last `evaluations`.
+    for (config, games) in [("ga", "144"), ("cmaes", "176")] {
+        let history = fs::read_to_string(c.join(config).join("repeat-1/history.csv")).unwrap();
+        let last = history.lines().last().unwrap();
+        assert_eq!(last.split(',').nth(1), Some(games), "{config}: {last}");
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 use crate::backend::Backend;
 use crate::folder::RunFolder;
+use crate::match_fitness::generation_games;
 use crate::report::{CurvePoint, HistoryRow, plot_comparison};
 use crate::{RunConfig, evolve, shell_word};
 use anyhow::{Context, Result, bail};
@@ -13,7 +14,7 @@ use serde::Serialize;
 use stacktune_base::fsutil::write_atomic;
 use stacktune_base::progress::Mode;
 use stacktune_base::stats::quantile;
-use stacktune_game::Game;
+use stacktune_game::{Episodes, Game};
 use stacktune_players::registry::Build;
 use stacktune_players::weights::WeightFile;
 use stacktune_players::with_game;
@@ -93,14 +94,7 @@ pub struct SummaryRow {
 /// The config as one repeat of a comparison runs it: its seed moved by `repeat`, as many whole
 /// generations as fit in `budget` training games, and held-out points along the way.
 pub fn repeat_config(config: &RunConfig, repeat: u64, budget: u64) -> Result<RunConfig> {
-    let per_generation = games_per_generation(config)?;
-    let generations = budget / per_generation.max(1);
-    if generations == 0 {
-        bail!(
-            "config {}: one generation plays {per_generation} games, more than the budget of {budget}",
-            config.name
-        );
-    }
+    let (generations, _) = generations_within(config, budget)?;
     Ok(RunConfig {
         name: format!("{}-r{repeat}", config.name),
         seed: config.seed + repeat,
@@ -110,15 +104,32 @@ pub fn repeat_config(config: &RunConfig, repeat: u64, budget: u64) -> Result<Run
     })
 }
 
-/// Training games one generation of `config` plays: every candidate plays its games.
-fn games_per_generation(config: &RunConfig) -> Result<u64> {
+/// Whole generations of `config` that fit in `budget` training games, and the games they play:
+/// every candidate plays its games, a match run's against every opponent of its schedule (the
+/// hall of fame fills over the first generations), as history.csv's `evaluations` counts them.
+fn generations_within(config: &RunConfig, budget: u64) -> Result<(u64, u64)> {
+    let game = config.game.build()?;
     let features = if config.features.is_empty() {
-        let game = config.game.build()?;
         with_game!(&game, g => g.feature_names().len())
     } else {
         config.features.len()
     };
-    Ok(config.population(features) as u64 * config.games)
+    let anchors = with_game!(&game, g => g.opponents().len());
+    let candidates = config.population(features) as u64;
+    let (mut generations, mut games) = (0, 0);
+    loop {
+        let next = generation_games(config, anchors, generations, candidates).max(1);
+        if games + next > budget {
+            if generations == 0 {
+                bail!(
+                    "config {}: one generation plays {next} games, more than the budget of {budget}",
+                    config.name
+                );
+            }
+            return Ok((generations, games));
+        }
+        (generations, games) = (generations + 1, games + next);
+    }
 }
 
 /// What a comparison is asked for: its configs, repeats, budget and threads.
@@ -220,7 +231,7 @@ pub fn compare(
             }));
             finals.push(final_mean);
         }
-        let games = configs[0].generations * games_per_generation(&configs[0])?;
+        let (_, games) = generations_within(&configs[0], plan.budget)?;
         summary.push(SummaryRow {
             config: entrant.label.clone(),
             optimizer,

@@ -53,7 +53,7 @@ use crate::report_page::{Final, HeldOut};
 use anyhow::{Context, Result, bail};
 use evaluation::{GameEvaluation, expand_to, held_out};
 use executor::Executor;
-use match_fitness::Schedule;
+use match_fitness::generation_games;
 use observers::{Display, HistoryFile, Plots, Timings};
 use page::ReportPage;
 use stacktune_base::fsutil::write_atomic;
@@ -457,18 +457,9 @@ fn run_generations<G: Replayable>(
         // Reborrowed for the loop's lifetime.
         driver: driver.map(|d| d as &mut dyn Driver),
     };
-    // A match run's candidates play every opponent of their schedule.
     let anchors = setup.game.opponents().len();
     let games_progress = |g: u64, candidates: u64| {
-        let per = match &config.matches {
-            Some(m) => {
-                let hall = g.min(config.hall_of_fame) as usize;
-                let schedule = Schedule::new(m, config.seed, g, candidates as usize, anchors, hall);
-                schedule.opponents() as u64 * config.games
-            }
-            None => config.games,
-        };
-        display.games(g, candidates * per)
+        display.games(g, generation_games(config, anchors, g, candidates))
     };
     executor.run(
         &mut evaluation,

@@ -12,6 +12,7 @@
 //! against a fixed point: the first anchor's rating (the curve of a run then rises only when
 //! the candidates beat that anchor more), or, without anchors, the generation's mean.
 
+use crate::RunConfig;
 use crate::scores::Scores;
 use anyhow::Result;
 use rand::seq::SliceRandom;
@@ -37,6 +38,34 @@ pub struct MatchSettings {
 
 fn one() -> f64 {
     1.0
+}
+
+/// Games generation `generation` of `config` plays with `candidates` candidates and `anchors`
+/// anchors: `games` a candidate, against every opponent of its schedule when the run has
+/// matches. The progress bar and `compare`'s budgets count by it, so that an optimiser with
+/// few candidates and one with many are given the games they really play.
+pub fn generation_games(
+    config: &RunConfig,
+    anchors: usize,
+    generation: u64,
+    candidates: u64,
+) -> u64 {
+    let per_candidate = match &config.matches {
+        Some(m) => {
+            let hall = generation.min(config.hall_of_fame) as usize;
+            let schedule = Schedule::new(
+                m,
+                config.seed,
+                generation,
+                candidates as usize,
+                anchors,
+                hall,
+            );
+            schedule.opponents() as u64 * config.games
+        }
+        None => config.games,
+    };
+    candidates * per_candidate
 }
 
 /// Who the candidates of one generation meet, in the order game g meets opponent g mod n:

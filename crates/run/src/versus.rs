@@ -147,14 +147,12 @@ pub fn report_of<S, R: Ended>(
                 Outcome::Loss => ("loss", format!("first {}", g.record.reason())),
                 Outcome::Draw => ("draw", format!("draw: {}", g.record.reason())),
             };
-            let placed = g.record.placed();
-            let (pair, first_left) = (g.pair, g.first_left);
             GameLine {
-                pair,
-                first_left,
+                pair: g.pair,
+                first_left: g.first_left,
                 result,
                 ending,
-                placed,
+                placed: g.record.placed(),
             }
         })
         .collect();

@@ -1,6 +1,7 @@
 //! `tbp`: a guideline weights file as a bot for any Tetris Bot Protocol front end.
 
 use anyhow::{Context, Result};
+use stacktune_games::tetris::guideline::{TUNED_SOURCE, TUNED_WEIGHTS};
 use stacktune_players::registry::tbp_brain;
 use stacktune_players::weights::WeightFile;
 use stacktune_tbp::bot::serve;
@@ -9,16 +10,23 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct TbpArgs {
     /// A guideline weights file; the bot plays under its [search] (one ply without one).
+    /// Without it, the shipped versus player (weights/versus/tuned.toml, compiled in).
     #[arg(long)]
-    pub weights: PathBuf,
+    pub weights: Option<PathBuf>,
 }
 
 /// Serves the player on standard input and output until `quit` or the end of input; notes on
 /// what it ignored go to standard error.
 pub fn run(args: TbpArgs) -> Result<()> {
-    let file = WeightFile::load(&args.weights)?;
-    let mut brain = tbp_brain(&file, args.weights.display().to_string())
-        .with_context(|| format!("weights file {}", args.weights.display()))?;
+    let (file, source) = match &args.weights {
+        Some(path) => (WeightFile::load(path)?, path.display().to_string()),
+        None => (
+            WeightFile::parse(TUNED_WEIGHTS).context(TUNED_SOURCE)?,
+            TUNED_SOURCE.to_string(),
+        ),
+    };
+    let mut brain =
+        tbp_brain(&file, source.clone()).with_context(|| format!("weights file {source}"))?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     serve(stdin, stdout, &mut brain).context("the front end's pipe")

@@ -273,14 +273,24 @@ fn the_tbp_bot_answers_a_front_end() {
     assert_eq!(lines.len(), 3);
 }
 
-/// The messages of one conversation with `stacktune tbp`, its output as JSON values, its notes
-/// and its exit status.
+/// The messages of one conversation with `stacktune tbp --weights weights/versus/hand.toml`,
+/// its output as JSON values, its notes and its exit status.
 fn converse_with_the_bot(messages: &[serde_json::Value]) -> (Vec<serde_json::Value>, String, i32) {
+    converse_with(&["--weights", HAND], &root(), messages)
+}
+
+/// The same with `stacktune tbp ARGS`, run in `dir`.
+fn converse_with(
+    args: &[&str],
+    dir: &std::path::Path,
+    messages: &[serde_json::Value],
+) -> (Vec<serde_json::Value>, String, i32) {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut bot = Command::new(env!("CARGO_BIN_EXE_stacktune"))
-        .args(["tbp", "--weights", HAND])
-        .current_dir(root())
+        .arg("tbp")
+        .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -299,6 +309,42 @@ fn converse_with_the_bot(messages: &[serde_json::Value]) -> (Vec<serde_json::Val
         .collect();
     let notes = String::from_utf8(out.stderr).unwrap();
     (lines, notes, out.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn the_tbp_bot_without_weights_is_the_shipped_tuned_player() {
+    // Run away from the checkout: the shipped player is compiled in, not read from weights/.
+    let elsewhere = tempfile::tempdir().unwrap();
+    // A row of garbage with its hole at x = 6.
+    let mut board = vec![vec![serde_json::Value::Null; 10]; 40];
+    board[0] = (0..10)
+        .map(|x| json!(if x == 6 { None } else { Some("G") }))
+        .collect();
+    let messages = [
+        json!({"type": "rules", "randomizer": "seven_bag"}),
+        json!({"type": "start", "hold": null, "queue": ["L", "Z", "J", "S", "O", "T"], "combo": 0,
+               "back_to_back": false, "board": board}),
+        json!({"type": "suggest"}),
+        play("L", "north", 8, 1),
+        json!({"type": "new_piece", "piece": "I"}),
+        json!({"type": "suggest"}),
+        json!({"type": "quit"}),
+    ];
+    let (shipped, notes, code) = converse_with(&[], elsewhere.path(), &messages);
+    assert_eq!((notes.as_str(), code), ("", 0));
+    assert_eq!(shipped[0]["version"], "0.1.0 (weights/versus/tuned.toml)");
+    assert_eq!(shipped.len(), 4);
+    let file = "weights/versus/tuned.toml";
+    let (named, _, _) = converse_with(&["--weights", file], &root(), &messages);
+    assert_eq!(named[0]["version"], format!("0.1.0 ({file})"));
+    assert_eq!(shipped[1..], named[1..]);
+    // The tuned player lays the L flat on the right; the hand-set one holds it and plays the Z
+    // there.
+    let first = |lines: &[serde_json::Value]| lines[2]["moves"][0]["location"].clone();
+    let at = |piece, x| json!({"type": piece, "orientation": "north", "x": x, "y": 1});
+    assert_eq!(first(&shipped), at("L", 8));
+    let (hand, _, _) = converse_with_the_bot(&messages);
+    assert_eq!(first(&hand), at("Z", 8));
 }
 
 fn play(piece: &str, orientation: &str, x: i64, y: i64) -> serde_json::Value {

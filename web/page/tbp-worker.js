@@ -1,9 +1,10 @@
 // stacktune's Tetris Bot Protocol bot as a Web Worker, TBP's form in a browser: the spec's
 // messages as objects through postMessage, both ways (docs/web.md). A front end starts it with
 //   new Worker("tbp-worker.js", { type: "module" })
-// for the hand-set versus weights, or "tbp-worker.js?weights=URL" for a guideline weights file
-// (a URL relative to this script). The bot says `info` once it is ready; a weights file that
-// cannot be fetched or read is an error event on the Worker, one line, and no `info`.
+// for the shipped versus player (weights/versus/tuned.toml), or "tbp-worker.js?weights=URL" for
+// a guideline weights file (a URL relative to this script). The bot says `info` once it is
+// ready; a weights file that cannot be fetched or read is an error event on the Worker, one
+// line, and no `info`.
 // Every message is the library's own bot (src/tbp/bot.rs), `stacktune tbp`'s, one at a time.
 import init, { TbpBot } from "./stacktune_tbp_web.js";
 

@@ -3,10 +3,11 @@
 //   node web/tests/tbp.mjs PLAYGROUND STACKTUNE
 // PLAYGROUND is web/build.sh's output, STACKTUNE the native binary. One conversation (rules, an
 // unknown type, a real position, suggest, play, new_piece, suggest, a malformed message, stop,
-// quit) goes to the worker as objects and to `stacktune tbp --weights weights/versus/hand.toml`
-// as lines; the worker's answers must equal the binary's, message for message, and the
-// suggestions' first moves the ones written below. The same with the weights given by URL; a
-// weights URL that is missing or not a weights file is one line in the Worker's error event.
+// quit) goes to the worker as objects and to `stacktune tbp` as lines, both without weights (the
+// shipped versus player); the worker's answers must equal the binary's, message for message. The
+// hand-set weights given to the worker by URL answer as `stacktune tbp --weights
+// weights/versus/hand.toml`, whose suggestions' first moves are the ones written below; a weights
+// URL that is missing or not a weights file is one line in the Worker's error event.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
@@ -43,19 +44,22 @@ const conversation = [
 ];
 
 const lines = conversation.map((m) => JSON.stringify(m)).join("\n") + "\n";
-const native = execFileSync(stacktune, ["tbp", "--weights", "weights/versus/hand.toml"], {
-  cwd: root,
-  input: lines,
-  encoding: "utf8",
-  stdio: ["pipe", "pipe", "ignore"],
-})
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
-assert.deepEqual(
-  native.map((m) => m.type),
-  ["info", "ready", "suggestion", "suggestion"],
-);
+const nativeBot = (args) =>
+  execFileSync(stacktune, ["tbp", ...args], {
+    cwd: root,
+    input: lines,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "ignore"],
+  })
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+const types = ["info", "ready", "suggestion", "suggestion"];
+const shipped = nativeBot([]);
+assert.deepEqual(shipped.map((m) => m.type), types);
+assert.equal(shipped[0].version, "0.1.0 (weights/versus/tuned.toml)");
+const native = nativeBot(["--weights", "weights/versus/hand.toml"]);
+assert.deepEqual(native.map((m) => m.type), types);
 assert.deepEqual(native[2].moves[0], FIRST, "the native bot's first suggestion");
 assert.deepEqual(native[3].moves[0], SECOND, "the native bot's second suggestion");
 assert.equal(native[0].version, "0.1.0 (weights/versus/hand.toml)");
@@ -85,9 +89,9 @@ try {
       [script, messages, count],
     );
 
-  const worker = await talk("tbp-worker.js", conversation, native.length);
-  assert.deepEqual(worker, { got: native }, "the worker answers as the native bot does");
-  console.log(`ok: the worker's ${native.length} answers equal native stacktune tbp's`);
+  const worker = await talk("tbp-worker.js", conversation, shipped.length);
+  assert.deepEqual(worker, { got: shipped }, "the worker answers as the native bot does");
+  console.log(`ok: the worker's ${shipped.length} answers equal native stacktune tbp's`);
 
   const url = `data:text/plain,${encodeURIComponent(hand)}`;
   const byUrl = await talk(`tbp-worker.js?weights=${encodeURIComponent(url)}`, conversation,

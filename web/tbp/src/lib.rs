@@ -5,16 +5,13 @@
 //! [`PlayerBrain`], `stacktune tbp`'s, fed one message at a time (docs/web.md).
 
 use serde_json::json;
-use stacktune_games::tetris::guideline::HAND_WEIGHTS;
 use stacktune_games::tetris::guideline::tbp::brain::PlayerBrain;
+use stacktune_games::tetris::guideline::{TUNED_SOURCE, TUNED_WEIGHTS};
 use stacktune_players::registry::tbp_brain;
 use stacktune_players::search::Player;
 use stacktune_players::weights::WeightFile;
 use stacktune_tbp::bot::{Bot, Reply};
 use wasm_bindgen::prelude::*;
-
-/// Where the hand-set versus weights (the bot's when it is given none) come from, as `info` says it (as `stacktune tbp --weights` run at the root).
-const HAND_SOURCE: &str = "weights/versus/hand.toml";
 
 /// A TBP bot: a guideline weights file under its search.
 #[wasm_bindgen]
@@ -24,13 +21,14 @@ pub struct TbpBot {
 
 #[wasm_bindgen]
 impl TbpBot {
-    /// The bot of a weights file's text read from `source` (a URL), or of the hand-set weights
-    /// without one; a file that is not a guideline weights file is a one-line error.
+    /// The bot of a weights file's text read from `source` (a URL), or of the shipped versus
+    /// player without one, as `stacktune tbp` without `--weights`; a file that is not a
+    /// guideline weights file is a one-line error.
     #[wasm_bindgen(constructor)]
     pub fn new(weights: Option<String>, source: Option<String>) -> Result<TbpBot, JsError> {
         let (text, source) = match weights {
             Some(text) => (text, source.unwrap_or_else(|| "a weights file".to_string())),
-            None => (HAND_WEIGHTS.to_string(), HAND_SOURCE.to_string()),
+            None => (TUNED_WEIGHTS.to_string(), TUNED_SOURCE.to_string()),
         };
         let brain = WeightFile::parse(&text)
             .and_then(|file| tbp_brain(&file, source.clone()))

@@ -93,6 +93,12 @@ const SURVIVAL_EVERY: u32 = 4;
 pub const HAND_WEIGHTS: &str = include_str!("../../../data/hand.toml");
 pub const HAND_NAME: &str = "hand";
 
+/// The shipped versus player, a bot's weights when it is given none: tuned by self-play from
+/// the hand-set weights, which it beats (weights/versus/tuned.toml, docs/self-play.md).
+pub const TUNED_WEIGHTS: &str = include_str!("../../../data/tuned.toml");
+/// Where [`TUNED_WEIGHTS`] come from, as a bot's `info` names its weights.
+pub const TUNED_SOURCE: &str = "weights/versus/tuned.toml";
+
 /// The prefix that makes an opponent (or a `versus` player) a TBP bot's command line.
 pub const BOT_PREFIX: &str = "tbp:";
 

@@ -1,8 +1,7 @@
 //! `tbp`: a guideline weights file as a bot for any Tetris Bot Protocol front end.
 
 use anyhow::{Context, Result};
-use stacktune_games::tetris::guideline::{TUNED_SOURCE, TUNED_WEIGHTS};
-use stacktune_players::registry::tbp_brain;
+use stacktune_players::registry::{shipped_tbp_brain, tbp_brain};
 use stacktune_players::weights::WeightFile;
 use stacktune_tbp::bot::serve;
 use std::path::PathBuf;
@@ -18,15 +17,11 @@ pub struct TbpArgs {
 /// Serves the player on standard input and output until `quit` or the end of input; notes on
 /// what it ignored go to standard error.
 pub fn run(args: TbpArgs) -> Result<()> {
-    let (file, source) = match &args.weights {
-        Some(path) => (WeightFile::load(path)?, path.display().to_string()),
-        None => (
-            WeightFile::parse(TUNED_WEIGHTS).context(TUNED_SOURCE)?,
-            TUNED_SOURCE.to_string(),
-        ),
+    let mut brain = match &args.weights {
+        Some(path) => tbp_brain(&WeightFile::load(path)?, path.display().to_string())
+            .with_context(|| format!("weights file {}", path.display()))?,
+        None => shipped_tbp_brain(),
     };
-    let mut brain =
-        tbp_brain(&file, source.clone()).with_context(|| format!("weights file {source}"))?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     serve(stdin, stdout, &mut brain).context("the front end's pipe")

@@ -318,6 +318,15 @@ pub fn tbp_brain(file: &WeightFile, source: String) -> Result<PlayerBrain<Player
     Ok(PlayerBrain::new(game, player, source, search))
 }
 
+/// The bot `stacktune tbp` and the browser's worker serve when given no weights: the shipped
+/// versus player, compiled in so that the binary alone is a bot, named in `info` by the file
+/// it was built from.
+pub fn shipped_tbp_brain() -> PlayerBrain<Player> {
+    let file = WeightFile::parse(guideline::TUNED_WEIGHTS).expect("the shipped weights parse");
+    tbp_brain(&file, guideline::TUNED_SOURCE.to_string())
+        .expect("the shipped weights fit guideline tetris")
+}
+
 /// A guideline side by name, as a policy: `hand`, or a weights file `load` reads, under its own
 /// search or `search`. `role` names the side in a refusal.
 pub fn guideline_policy(

@@ -6,8 +6,7 @@
 
 use serde_json::json;
 use stacktune_games::tetris::guideline::tbp::brain::PlayerBrain;
-use stacktune_games::tetris::guideline::{TUNED_SOURCE, TUNED_WEIGHTS};
-use stacktune_players::registry::tbp_brain;
+use stacktune_players::registry::{shipped_tbp_brain, tbp_brain};
 use stacktune_players::search::Player;
 use stacktune_players::weights::WeightFile;
 use stacktune_tbp::bot::{Bot, Reply};
@@ -26,13 +25,15 @@ impl TbpBot {
     /// guideline weights file is a one-line error.
     #[wasm_bindgen(constructor)]
     pub fn new(weights: Option<String>, source: Option<String>) -> Result<TbpBot, JsError> {
-        let (text, source) = match weights {
-            Some(text) => (text, source.unwrap_or_else(|| "a weights file".to_string())),
-            None => (TUNED_WEIGHTS.to_string(), TUNED_SOURCE.to_string()),
+        let brain = match weights {
+            Some(text) => {
+                let source = source.unwrap_or_else(|| "a weights file".to_string());
+                WeightFile::parse(&text)
+                    .and_then(|file| tbp_brain(&file, source.clone()))
+                    .map_err(|e| JsError::new(&format!("weights file {source}: {e:#}")))?
+            }
+            None => shipped_tbp_brain(),
         };
-        let brain = WeightFile::parse(&text)
-            .and_then(|file| tbp_brain(&file, source.clone()))
-            .map_err(|e| JsError::new(&format!("weights file {source}: {e:#}")))?;
         Ok(TbpBot {
             bot: Bot::new(brain),
         })

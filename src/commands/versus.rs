@@ -18,11 +18,12 @@ use stacktune_players::registry::AnyGame;
 use stacktune_players::registry::Build;
 use stacktune_players::search::Search;
 use stacktune_players::versus::{
-    Game, PuyoEntrant, entrant, pair_seeds, play_pairs, play_puyo_pairs, tally,
+    Game, PairEnded, PuyoEntrant, entrant, pair_seeds, play_pairs, play_puyo_pairs, tally,
 };
 use stacktune_players::weights::WeightFile;
 use stacktune_run::report_page::{ReplayPage, render_replays};
-use stacktune_run::versus::{Ended, Players, VersusReport};
+use stacktune_run::versus::{Ended, GameLine, Players, VersusReport};
+use stacktune_run::versus_record::VersusRecord;
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -83,6 +84,10 @@ pub struct VersusArgs {
     /// Also write a web page replaying the first game (both boards) to this new file.
     #[arg(long, value_name = "FILE")]
     pub replay_html: Option<PathBuf>,
+    /// Append each pair of games to FILE as it ends; run the same match again with the same
+    /// FILE and it plays only the pairs FILE lacks (a long match over several sittings).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -99,12 +104,11 @@ pub fn run(args: VersusArgs) -> Result<()> {
     let first = entrant(&game, &args.first, search)?;
     let second = entrant(&game, &args.second, search)?;
     let sprt = sprt_of(&args)?;
-    if let Some(out) = &args.replay_html {
-        stacktune_base::fsutil::refuse_existing(out)?;
-    }
+    let record = open_record(&args)?;
     let pool = stacktune_game::episode::thread_pool(args.threads)?;
-    let (games, verdict) = play_match(
+    let played = play_match(
         &args,
+        record.as_ref(),
         |pairs, done| {
             let games = pool.install(|| {
                 play_pairs(
@@ -121,17 +125,16 @@ pub fn run(args: VersusArgs) -> Result<()> {
         },
         sprt,
     )?;
-    let report = report_of(&args, &games, sprt.zip(verdict));
-    if let Some(out) = &args.replay_html {
+    if let (Some(out), Some(first)) = (&args.replay_html, &played.first) {
         let replay = game.match_replay(
             pair_seeds(args.seed, 0),
-            &games[0].record,
+            &first.record,
             args.max_pieces,
             sides_of(&args),
         );
         write_replay(&args, out, replay)?;
     }
-    show(&args, &report)
+    show(&args, &report_of(&args, played, sprt))
 }
 
 /// Who plays which side of the first game, the one the replay page shows.
@@ -173,9 +176,6 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
     if !args.game.opponents.is_empty() {
         bail!("--opponent names a run's or play's opponents; versus plays its two players");
     }
-    if let Some(out) = &args.replay_html {
-        stacktune_base::fsutil::refuse_existing(out)?;
-    }
     let cap = u32::try_from(args.max_pieces)
         .map_err(|_| anyhow::anyhow!("--max-pieces {} is too many pairs", args.max_pieces))?;
     let weights = |name: &str| -> Result<_> {
@@ -192,22 +192,22 @@ fn run_puyo(args: &VersusArgs) -> Result<()> {
         None => weights(&args.second)?.1,
     };
     let sprt = sprt_of(args)?;
+    let record = open_record(args)?;
     let pool = stacktune_game::episode::thread_pool(args.threads)?;
-    let (games, verdict) = play_match(
+    let played = play_match(
         args,
+        record.as_ref(),
         |pairs, done| {
             Ok(pool
                 .install(|| play_puyo_pairs(&battle, &first, &second, args.seed, pairs, cap, done)))
         },
         sprt,
     )?;
-    let report = report_of(args, &games, sprt.zip(verdict));
-    if let Some(out) = &args.replay_html {
-        let first = &games[0];
+    if let (Some(out), Some(first)) = (&args.replay_html, &played.first) {
         let replay = battle.match_replay(first.seeds, &first.record, cap, sides_of(args));
         write_replay(args, out, replay)?;
     }
-    show(args, &report)
+    show(args, &report_of(args, played, sprt))
 }
 
 /// The puyo weights file `name` as a side of a match, under its own search and pairs shown,
@@ -225,37 +225,98 @@ fn sprt_of(args: &VersusArgs) -> Result<Option<Sprt>> {
         .map_err(|e| anyhow::anyhow!("--sprt: {e}"))
 }
 
-/// A match's games and the SPRT's last verdict.
-type Played<S, R> = (Vec<Game<S, R>>, Option<SprtState>);
+/// What a match played: each game's line in pair order, its first game whole if this run
+/// played it (the replay page's), and the SPRT's last verdict.
+struct Played<S, R> {
+    lines: Vec<GameLine>,
+    first: Option<Game<S, R>>,
+    verdict: Option<SprtState>,
+}
 
-/// Plays the match's pairs through `batch` (pairs `next..end` a call), all at once or, under
-/// an SPRT, a fixed number at a time until its verdict; the games and the last verdict.
-fn play_match<S, R>(
+/// The `--record` file of the match `args` asks for, opened before any game, and the
+/// `--replay-html` page refused as early if it exists or if the record already holds the
+/// first game, whose moves it does not keep.
+fn open_record(args: &VersusArgs) -> Result<Option<VersusRecord>> {
+    if let Some(out) = &args.replay_html {
+        stacktune_base::fsutil::refuse_existing(out)?;
+    }
+    let Some(path) = &args.record else {
+        return Ok(None);
+    };
+    let players = players_of(args);
+    let record = VersusRecord::open(path, &players, args.max_pieces)?;
+    if args.replay_html.is_some() && record.held(0).is_some() {
+        bail!(
+            "--replay-html replays the match's first game, which record {} holds without its \
+             moves: ask for the page when the match begins",
+            path.display()
+        );
+    }
+    Ok(Some(record))
+}
+
+/// Plays the match's pairs through `batch` (the pairs to play, and what hears of each pair as
+/// it ends), all at once or, under an SPRT, a fixed number at a time until its verdict; the
+/// pairs `record` holds are taken from it, not played, and those played are appended to it.
+fn play_match<S, R: Ended>(
     args: &VersusArgs,
-    mut batch: impl FnMut(std::ops::Range<u64>, &(dyn Fn() + Sync)) -> Result<Vec<Game<S, R>>>,
+    record: Option<&VersusRecord>,
+    mut batch: impl FnMut(&[u64], PairEnded<S, R>) -> Result<Vec<Game<S, R>>>,
     sprt: Option<Sprt>,
 ) -> Result<Played<S, R>> {
     let pairs = args.games.div_ceil(2);
-    let progress = Progress::new(Mode::detect(args.quiet), pairs * 2, "games");
-    let mut games: Vec<Game<S, R>> = Vec::new();
-    let mut verdict = None;
+    let held = |pair| record.and_then(|r| r.held(pair));
+    let to_play = (0..pairs).filter(|&p| held(p).is_none()).count() as u64;
+    let progress = Progress::new(Mode::detect(args.quiet), to_play * 2, "games");
+    let done = |games: &[Game<S, R>; 2]| {
+        progress.inc();
+        progress.inc();
+        if let Some(record) = record {
+            record.append(games);
+        }
+    };
+    let mut played = Played {
+        lines: Vec::new(),
+        first: None,
+        verdict: None,
+    };
     let step = if sprt.is_some() { SPRT_BATCH } else { pairs };
     let mut next = 0;
     while next < pairs {
         let end = (next + step).min(pairs);
-        let done = || progress.inc();
-        games.extend(batch(next..end, &done)?);
+        let missing: Vec<u64> = (next..end).filter(|&p| held(p).is_none()).collect();
+        let mut games = match missing.is_empty() {
+            true => Vec::new(),
+            false => batch(&missing, &done)?,
+        }
+        .into_iter();
+        if let Some(record) = record {
+            record.check()?;
+        }
+        for pair in next..end {
+            match held(pair) {
+                Some(lines) => played.lines.extend(lines.iter().cloned()),
+                None => {
+                    for game in games.by_ref().take(2) {
+                        played.lines.push(GameLine::of(&game));
+                        if game.pair == 0 && game.first_left {
+                            played.first = Some(game);
+                        }
+                    }
+                }
+            }
+        }
         next = end;
         if let Some(test) = &sprt {
-            let state = test.pentanomial(&tally(&games).1);
-            verdict = Some(state);
+            let state = test.pentanomial(&tally(played.lines.iter().map(|g| g.result)).1);
+            played.verdict = Some(state);
             if state.verdict != Verdict::Continue {
                 break;
             }
         }
     }
     progress.finish();
-    Ok((games, verdict))
+    Ok(played)
 }
 
 fn show(args: &VersusArgs, report: &VersusReport) -> Result<()> {
@@ -289,19 +350,24 @@ fn guideline(spec: &GameSpec) -> Result<(Guideline, Search)> {
     }
 }
 
-/// The report of `games`, the match `args` asked for.
-fn report_of<S, R: Ended>(
-    args: &VersusArgs,
-    games: &[Game<S, R>],
-    sprt: Option<(Sprt, SprtState)>,
-) -> VersusReport {
-    let players = Players {
+/// Who plays the match `args` asks for, and under what settings.
+fn players_of(args: &VersusArgs) -> Players<'_> {
+    Players {
         first: &args.first,
         second: &args.second,
         seed: args.seed,
         game: &args.game,
-    };
-    stacktune_run::versus::report_of(&players, games, sprt)
+    }
+}
+
+/// The report of `played`, the match `args` asked for.
+fn report_of<S, R: Ended>(
+    args: &VersusArgs,
+    played: Played<S, R>,
+    sprt: Option<Sprt>,
+) -> VersusReport {
+    let verdict = sprt.zip(played.verdict);
+    stacktune_run::versus::report_of::<R>(&players_of(args), played.lines, verdict)
 }
 
 fn print(r: &VersusReport) {

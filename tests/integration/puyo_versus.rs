@@ -277,3 +277,25 @@ fn watch_draws_both_fields_of_the_game_play_plays() {
         frames
     );
 }
+
+#[test]
+fn a_recorded_puyo_match_resumes_to_the_report_of_one_sitting() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("match.jsonl");
+    let record = record.to_str().unwrap();
+    let sitting = |games: &str| {
+        versus(
+            TWO_PLY,
+            HAND,
+            &["--games", games, "--seed", "1", "--record", record],
+        )
+    };
+    assert_eq!(sitting("4")["games"], json!(4));
+    let resumed = sitting("10");
+    assert_eq!(
+        resumed,
+        versus(TWO_PLY, HAND, &["--games", "10", "--seed", "1"])
+    );
+    let text = std::fs::read_to_string(record).unwrap();
+    assert_eq!(text.lines().count(), 1 + 5, "{text}");
+}

@@ -12,7 +12,14 @@ use std::path::{Path, PathBuf};
 
 /// Flags whose value is a file or folder the command writes, not one it reads, and the shell's
 /// redirection of standard output (`--json > beam.json`).
-const OUTPUT_FLAGS: [&str; 5] = ["--out", "--trace", "--replay-html", "--resume", ">"];
+const OUTPUT_FLAGS: [&str; 6] = [
+    "--out",
+    "--trace",
+    "--replay-html",
+    "--resume",
+    "--record",
+    ">",
+];
 
 /// Endings of the files a command reads.
 const INPUT_ENDINGS: [&str; 5] = [".toml", ".txt", ".json", ".jsonl", ".csv"];

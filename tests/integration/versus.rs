@@ -456,3 +456,140 @@ fn a_bot_does_not_outlive_a_killed_versus() {
     }
     assert!(!running(), "the bot (pid {pid}) outlived the killed versus");
 }
+
+/// The flags of the recorded matches below: short games, one thread, so that pairs end in
+/// order.
+const RECORDED: [&str; 9] = [
+    "--seed",
+    "5",
+    "--max-pieces",
+    "150",
+    "--threads",
+    "1",
+    "--json",
+    "--quiet",
+    "--record",
+];
+
+fn recorded(games: &str, record: &std::path::Path) -> std::process::Output {
+    let args = [&["versus", HAND, HAND, "--games", games], &RECORDED[..]].concat();
+    run(&[&args[..], &[record.to_str().unwrap()]].concat())
+}
+
+/// The pairs a record holds, in the order written.
+fn pairs_in(record: &std::path::Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(record).unwrap();
+    let mut lines = text.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["versus"]["seed"], json!(5));
+    lines
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()[0]["pair"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_recorded_match_resumes_to_the_report_of_one_sitting() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("match.jsonl");
+    let whole = versus(&["--games", "12", "--seed", "5", "--max-pieces", "150"]);
+    let first = json(&recorded("6", &record));
+    assert_eq!(first["games"], json!(6));
+    assert_eq!(pairs_in(&record), [0, 1, 2]);
+    // More games on the same record: only pairs 3 to 5 are played, and the report is the
+    // twelve games' of one sitting, game by game.
+    let resumed = json(&recorded("12", &record));
+    assert_eq!(pairs_in(&record), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(resumed, whole);
+    // A finished match read again plays nothing and writes nothing.
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(json(&recorded("12", &record)), whole);
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+    // What it reports of a pair is the record's, not a game played again: a held pair's
+    // result changed by hand shows.
+    let edited = text.replacen(r#""result":"win""#, r#""result":"draw""#, 1);
+    std::fs::write(&record, &edited).unwrap();
+    let report = json(&recorded("12", &record));
+    assert_eq!(
+        report["draws"].as_u64(),
+        Some(whole["draws"].as_u64().unwrap() + 1)
+    );
+}
+
+#[test]
+fn a_killed_match_resumes_from_its_record() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("match.jsonl");
+    let args = [&["versus", HAND, HAND, "--games", "400"], &RECORDED[..]].concat();
+    let mut killed = Command::new(env!("CARGO_BIN_EXE_stacktune"))
+        .args(&args)
+        .arg(&record)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Each pair is in the file as it ends, long before the match does.
+    common::wait_while_running(&mut killed, "two pairs were recorded", || {
+        std::fs::read_to_string(&record).is_ok_and(|text| text.lines().count() >= 3)
+    });
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let held = pairs_in(&record);
+    assert!(held.len() >= 2 && held.len() < 200, "{held:?}");
+    assert_eq!(held, (0..held.len() as u64).collect::<Vec<_>>());
+    let resumed = json(&recorded("12", &record));
+    let whole = versus(&["--games", "12", "--seed", "5", "--max-pieces", "150"]);
+    assert_eq!(resumed, whole);
+}
+
+#[test]
+fn a_record_of_another_match_or_none_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("match.jsonl");
+    assert!(recorded("2", &record).status.success());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let path = record.to_str().unwrap();
+    let another = [
+        "versus",
+        HAND,
+        HAND,
+        "--games",
+        "2",
+        "--seed",
+        "6",
+        "--max-pieces",
+        "150",
+        "--quiet",
+        "--record",
+        path,
+    ];
+    common::assert_one_line_error(&run(&another), "records another match");
+    let page = dir.path().join("replay.html");
+    let replay = [
+        &["versus", HAND, HAND, "--games", "2"],
+        &RECORDED[..],
+        &[path, "--replay-html", page.to_str().unwrap()],
+    ]
+    .concat();
+    common::assert_one_line_error(&run(&replay), "holds without its moves");
+    assert!(!page.exists());
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+    for (bad, needle) in [
+        ("# notes\n".to_string(), "not a versus record"),
+        (text.trim_end().to_string(), "line 2 is cut short"),
+        (text.clone() + "[1, 2]\n", "line 3: not a pair of games"),
+        (
+            text.clone() + text.lines().nth(1).unwrap() + "\n",
+            "line 3: pair 0 again",
+        ),
+    ] {
+        std::fs::write(&record, &bad).unwrap();
+        common::assert_one_line_error(&recorded("2", &record), needle);
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), bad);
+    }
+}

@@ -12,7 +12,7 @@ use stacktune_games::settings::GameSpec;
 use stacktune_games::tetris::guideline::MATCH_PIECES;
 use stacktune_players::versus::{Game, PuyoEntrant, play_puyo_pairs};
 use stacktune_players::weights::WeightFile;
-use stacktune_run::versus::{Players, puyo_side, report_of};
+use stacktune_run::versus::{GameLine, Players, puyo_side, report_of};
 use std::path::Path;
 use wasm_bindgen::prelude::*;
 
@@ -125,9 +125,9 @@ impl PuyoMatch {
             &self.first,
             &self.second,
             self.seed,
-            next..end,
+            &(next..end).collect::<Vec<_>>(),
             CAP,
-            &|| {},
+            &|_| {},
         ));
         self.games.len() as u32
     }
@@ -140,7 +140,8 @@ impl PuyoMatch {
             seed: self.seed,
             game: &GameSpec::default(),
         };
-        json(&report_of(&players, &self.games, None))
+        let lines = self.games.iter().map(GameLine::of).collect();
+        json(&report_of::<MatchRecord>(&players, lines, None))
     }
 
     /// The games so far from the first player's side, `[{outcome, left, reason}]`: `win`,

@@ -58,6 +58,9 @@ pub struct Game<S = Seeds, R = MatchRecord> {
     pub record: R,
 }
 
+/// What hears of each pair of a match's games as the pair ends (progress, a record on disk).
+pub type PairEnded<'a, S = Seeds, R = MatchRecord> = &'a (dyn Fn(&[Game<S, R>; 2]) + Sync);
+
 /// The seeds of pair `pair` of a match seeded `seed`.
 pub fn pair_seeds(seed: u64, pair: u64) -> Seeds {
     Seeds::draw(&mut stream(seed, Purpose::Games, 0, pair))
@@ -164,24 +167,24 @@ pub fn play_puyo_game(
     (outcome_of(&record.end, usize::from(!first_left)), record)
 }
 
-/// Plays pairs `pairs` of the match seeded `seed` on the current rayon pool (games in pair
-/// order, whoever plays them): pair k's seeds are drawn by `draw` from stream
+/// Plays pairs `pairs` of the match seeded `seed` on the current rayon pool (games in the
+/// order of `pairs`, whoever plays them): pair k's seeds are drawn by `draw` from stream
 /// (seed, games, 0, k), and `play(seeds, first_left)` plays each of its two games; `done`
-/// hears of each game as it ends.
+/// hears of each pair's two games as they end, so that a record of the match can grow with
+/// it.
 pub fn play_pairs_with<S: Copy + Send, R: Send>(
     seed: u64,
-    pairs: std::ops::Range<u64>,
+    pairs: &[u64],
     draw: impl Fn(&mut ChaCha8Rng) -> S + Sync,
     play: impl Fn(S, bool) -> (Outcome, R) + Sync,
-    done: &(dyn Fn() + Sync),
+    done: PairEnded<S, R>,
 ) -> Vec<Game<S, R>> {
     pairs
-        .into_par_iter()
-        .flat_map_iter(|pair| {
+        .par_iter()
+        .flat_map_iter(|&pair| {
             let seeds = draw(&mut stream(seed, Purpose::Games, 0, pair));
-            [true, false].map(|first_left| {
+            let games = [true, false].map(|first_left| {
                 let (outcome, record) = play(seeds, first_left);
-                done();
                 Game {
                     pair,
                     first_left,
@@ -189,7 +192,9 @@ pub fn play_pairs_with<S: Copy + Send, R: Send>(
                     outcome,
                     record,
                 }
-            })
+            });
+            done(&games);
+            games
         })
         .collect()
 }
@@ -201,9 +206,9 @@ pub fn play_pairs(
     first: &Opponent,
     second: &Opponent,
     seed: u64,
-    pairs: std::ops::Range<u64>,
+    pairs: &[u64],
     cap: u64,
-    done: &(dyn Fn() + Sync),
+    done: PairEnded,
 ) -> Vec<Game> {
     let play = |seeds, first_left| play_game(game, first, second, seeds, first_left, cap);
     play_pairs_with(seed, pairs, Seeds::draw, play, done)
@@ -217,24 +222,25 @@ pub fn play_puyo_pairs(
     first: &PuyoEntrant,
     second: &PuyoEntrant,
     seed: u64,
-    pairs: std::ops::Range<u64>,
+    pairs: &[u64],
     cap: u32,
-    done: &(dyn Fn() + Sync),
+    done: PairEnded<PuyoSeeds, PuyoRecord>,
 ) -> Vec<Game<PuyoSeeds, PuyoRecord>> {
     let play = |seeds, first_left| play_puyo_game(battle, first, second, seeds, first_left, cap);
     play_pairs_with(seed, pairs, PuyoSeeds::draw, play, done)
 }
 
-/// A match's counts from the first player's side: by game, and by pair.
-pub fn tally<S, R>(games: &[Game<S, R>]) -> (Trinomial, Pentanomial) {
+/// A match's counts from the first player's side, of its games' outcomes in pair order: by
+/// game, and by pair.
+pub fn tally(outcomes: impl IntoIterator<Item = Outcome>) -> (Trinomial, Pentanomial) {
     let mut tri = Trinomial::default();
     let mut penta = Pentanomial::default();
-    for pair in games.chunks(2) {
-        for g in pair {
-            tri.add(g.outcome);
-        }
-        if let [a, b] = pair {
-            penta.add_pair(a.outcome, b.outcome);
+    let mut first = None;
+    for outcome in outcomes {
+        tri.add(outcome);
+        match first.take() {
+            None => first = Some(outcome),
+            Some(a) => penta.add_pair(a, outcome),
         }
     }
     (tri, penta)

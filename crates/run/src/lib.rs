@@ -24,6 +24,7 @@ pub mod play;
 pub mod report;
 pub mod report_page;
 pub mod versus;
+pub mod versus_record;
 
 mod config;
 mod evaluation;

@@ -5,7 +5,7 @@
 
 use crate::play::{fill_spec, player_for};
 use anyhow::Result;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use stacktune_base::stats::matches::{
     Estimate, Outcome, Pentanomial, Sprt, SprtState, Trinomial, Verdict,
 };
@@ -65,15 +65,16 @@ pub struct VersusReport {
     pub game: GameSpec,
 }
 
-/// One game of a match, from the first player's view.
-#[derive(Debug, Serialize)]
+/// One game of a match, from the first player's view: what the report counts, and what a
+/// match's record file keeps of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
     /// The pair of games on the same seeds it belongs to (`versus --seed`'s pair numbering).
     pub pair: u64,
     /// Whether the first player played the left side (each pair plays both ways).
     pub first_left: bool,
     /// `win`, `draw` or `loss`.
-    pub result: &'static str,
+    pub result: Outcome,
     /// The game's key in `endings`.
     pub ending: String,
     /// Pieces (puyo: pairs) a side placed.
@@ -130,32 +131,33 @@ pub struct Players<'a> {
     pub game: &'a GameSpec,
 }
 
-/// The report of the match `games` between `players`, with the SPRT's last verdict if one
-/// was run.
-pub fn report_of<S, R: Ended>(
+impl GameLine {
+    /// The line of `game`, whatever the game.
+    pub fn of<S, R: Ended>(game: &Game<S, R>) -> GameLine {
+        let ending = match game.outcome {
+            Outcome::Win => format!("second {}", game.record.reason()),
+            Outcome::Loss => format!("first {}", game.record.reason()),
+            Outcome::Draw => format!("draw: {}", game.record.reason()),
+        };
+        GameLine {
+            pair: game.pair,
+            first_left: game.first_left,
+            result: game.outcome,
+            ending,
+            placed: game.record.placed(),
+        }
+    }
+}
+
+/// The report of the match between `players` whose games, in pair order, were `by_game`
+/// (each a game of `R`), with the SPRT's last verdict if one was run.
+pub fn report_of<R: Ended>(
     players: &Players,
-    games: &[Game<S, R>],
+    by_game: Vec<GameLine>,
     sprt: Option<(Sprt, SprtState)>,
 ) -> VersusReport {
-    let (tri, penta): (Trinomial, Pentanomial) = tally(games);
+    let (tri, penta): (Trinomial, Pentanomial) = tally(by_game.iter().map(|g| g.result));
     let e: Estimate = penta.estimate();
-    let by_game: Vec<GameLine> = games
-        .iter()
-        .map(|g| {
-            let (result, ending) = match g.outcome {
-                Outcome::Win => ("win", format!("second {}", g.record.reason())),
-                Outcome::Loss => ("loss", format!("first {}", g.record.reason())),
-                Outcome::Draw => ("draw", format!("draw: {}", g.record.reason())),
-            };
-            GameLine {
-                pair: g.pair,
-                first_left: g.first_left,
-                result,
-                ending,
-                placed: g.record.placed(),
-            }
-        })
-        .collect();
     let mut endings = BTreeMap::new();
     for line in &by_game {
         *endings.entry(line.ending.clone()).or_insert(0) += 1;
@@ -173,7 +175,7 @@ pub fn report_of<S, R: Ended>(
         elo: e.elo,
         elo_ci: [e.elo_low, e.elo_high],
         pairs: penta.pairs,
-        pieces: by_game.iter().map(|g| g.placed).sum::<f64>() / games.len().max(1) as f64,
+        pieces: by_game.iter().map(|g| g.placed).sum::<f64>() / by_game.len().max(1) as f64,
         placed: R::PLACED,
         endings,
         by_game,

@@ -23,8 +23,9 @@
 
 use crate::stats::t95;
 
-/// A game's result for the first player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A game's result for the first player (`win`, `draw` or `loss` in a match's JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     Loss,
     Draw,

@@ -24,8 +24,10 @@ use stacktune_players::weights::WeightFile;
 use stacktune_run::report_page::{ReplayPage, render_replays};
 use stacktune_run::versus::{Ended, GameLine, Players, VersusReport};
 use stacktune_run::versus_record::VersusRecord;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Pairs played between two looks at an SPRT's verdict: a fixed number, so the verdict falls
@@ -268,12 +270,20 @@ fn play_match<S, R: Ended>(
     let held = |pair| record.and_then(|r| r.held(pair));
     let to_play = (0..pairs).filter(|&p| held(p).is_none()).count() as u64;
     let progress = Progress::new(Mode::detect(args.quiet), to_play * 2, "games");
+    // Each pair's lines as it ends, on whichever worker ends it: what the record and the
+    // report both read.
+    let ended = Mutex::new(BTreeMap::new());
     let done = |games: &[Game<S, R>; 2]| {
         progress.inc();
         progress.inc();
+        let lines = games.each_ref().map(GameLine::of);
         if let Some(record) = record {
-            record.append(games);
+            record.append(&lines);
         }
+        ended
+            .lock()
+            .expect("ended pairs")
+            .insert(games[0].pair, lines);
     };
     let mut played = Played {
         lines: Vec::new(),
@@ -285,26 +295,19 @@ fn play_match<S, R: Ended>(
     while next < pairs {
         let end = (next + step).min(pairs);
         let missing: Vec<u64> = (next..end).filter(|&p| held(p).is_none()).collect();
-        let mut games = match missing.is_empty() {
-            true => Vec::new(),
-            false => batch(&missing, &done)?,
-        }
-        .into_iter();
+        let games = batch(&missing, &done)?;
         if let Some(record) = record {
             record.check()?;
         }
+        let first = games.into_iter().find(|g| g.pair == 0 && g.first_left);
+        played.first = played.first.or(first);
+        let mut fresh = ended.lock().expect("ended pairs");
         for pair in next..end {
-            match held(pair) {
-                Some(lines) => played.lines.extend(lines.iter().cloned()),
-                None => {
-                    for game in games.by_ref().take(2) {
-                        played.lines.push(GameLine::of(&game));
-                        if game.pair == 0 && game.first_left {
-                            played.first = Some(game);
-                        }
-                    }
-                }
-            }
+            let lines = match held(pair) {
+                Some(lines) => lines.clone(),
+                None => fresh.remove(&pair).expect("a played pair has ended"),
+            };
+            played.lines.extend(lines);
         }
         next = end;
         if let Some(test) = &sprt {
@@ -328,10 +331,9 @@ fn show(args: &VersusArgs, report: &VersusReport) -> Result<()> {
     Ok(())
 }
 
-/// The guideline game the flags describe: `--rules guideline` is implied, and what makes an
-/// episode (a mode, opponents) is `play`'s, not a match's.
 /// The guideline game `spec` describes for a match, and the search its players without one of
-/// their own play under.
+/// their own play under: `--rules guideline` is implied, and what makes an episode (a mode,
+/// opponents) is `play`'s, not a match's.
 fn guideline(spec: &GameSpec) -> Result<(Guideline, Search)> {
     if spec.mode.as_deref().is_some_and(|m| m != "versus") || !spec.opponents.is_empty() {
         bail!("--mode and --opponent choose play's episodes; versus plays its two players");

@@ -581,6 +581,7 @@ fn a_record_of_another_match_or_none_is_refused_and_left_alone() {
     assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
     for (bad, needle) in [
         ("# notes\n".to_string(), "not a versus record"),
+        (String::new(), "not a versus record"),
         (text.trim_end().to_string(), "line 2 is cut short"),
         (text.clone() + "[1, 2]\n", "line 3: not a pair of games"),
         (

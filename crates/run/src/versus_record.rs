@@ -10,11 +10,10 @@
 //! its two [`GameLine`]s, first player on the left, then on the right. A line is written whole
 //! with one `write` on a file opened to append, so that a stop loses at most the pairs in play.
 
-use crate::versus::{Ended, GameLine, Players};
+use crate::versus::{GameLine, Players};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use stacktune_games::settings::GameSpec;
-use stacktune_players::versus::Game;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -109,11 +108,10 @@ impl VersusRecord {
         self.held.get(&pair)
     }
 
-    /// Appends a pair just played; a failure is kept for [`check`](Self::check), since the
-    /// pair ends on a worker thread with games still in play.
-    pub fn append<S, R: Ended>(&self, games: &[Game<S, R>; 2]) {
-        let lines = [GameLine::of(&games[0]), GameLine::of(&games[1])];
-        let line = serde_json::to_string(&lines).expect("game lines serialise") + "\n";
+    /// Appends the lines of a pair just played; a failure is kept for [`check`](Self::check),
+    /// since the pair ends on a worker thread with games still in play.
+    pub fn append(&self, lines: &[GameLine; 2]) {
+        let line = serde_json::to_string(lines).expect("game lines serialise") + "\n";
         let written = self
             .file
             .lock()
@@ -136,7 +134,7 @@ impl VersusRecord {
 
 /// The pairs of a record's `text`, once its first line is `header`.
 fn read_pairs(text: &str, header: &serde_json::Value) -> Result<BTreeMap<u64, [GameLine; 2]>> {
-    if !text.ends_with('\n') {
+    if !text.is_empty() && !text.ends_with('\n') {
         bail!(
             "line {} is cut short (the match stopped while writing it): delete that line, and \
              the pair it held is played again",
